@@ -1,0 +1,585 @@
+// Package engine simulates jobs on a platform under a scheduling policy.
+//
+// The engine owns the clock, the event queue and the platform state. A
+// policy is told what happened (Notice) and answers through a Plan: start
+// a job on given processors, preempt a running job, reject a queued job,
+// set a timer. The engine validates every action against the platform
+// state and applies it; an invalid action stops the run with an error, so
+// a buggy policy is visible instead of silently wrong.
+//
+// Same-time convention (that of the Parallel Workloads Archive group's
+// reference simulator, pyss): a job occupies its processors over
+// [start, end), so processors freed at t can be used by a job starting at
+// t; events at one instant are handled in class order
+//
+//	estimate expiry < arrival < completion < platform change < timer
+//
+// and, within a class, in the order they were created (arrivals in trace
+// order). The policy is consulted after every event.
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/gridsched/gridsched/model"
+	"github.com/gridsched/gridsched/sim"
+)
+
+// State is where a job is in its life.
+type State uint8
+
+const (
+	Pending   State = iota // not yet submitted
+	Queued                 // submitted, waiting
+	Running                // holding processors
+	Completed              // ran to its end
+	Killed                 // killed when it outlived its estimate (OverrunKill)
+	Failed                 // lost to a node failure and not requeued
+	Dropped                // preempted and dropped, or rejected by the policy
+)
+
+var stateNames = [...]string{"pending", "queued", "running", "completed", "killed", "failed", "dropped"}
+
+func (s State) String() string {
+	if int(s) < len(stateNames) {
+		return stateNames[s]
+	}
+	return fmt.Sprintf("state(%d)", s)
+}
+
+// Terminal reports whether a job in state s will never run again.
+func (s State) Terminal() bool { return s >= Completed }
+
+// Overrun says what happens when a job is still running when its estimate
+// (requested time) runs out.
+type Overrun uint8
+
+const (
+	// OverrunKill kills the job at its estimate, as batch systems enforce
+	// a wall-clock limit. Its record has state Killed and success 0.
+	OverrunKill Overrun = iota
+	// OverrunExtend lets the job run to its actual end; each time it
+	// reaches its current estimate the scheduler's estimate grows by the
+	// original estimate (so 2×, 3×, ... of the request), and the policy is
+	// told (NoticeEstimateExtended).
+	OverrunExtend
+)
+
+// Job is a job inside a simulation: the workload's description plus its
+// simulated state. Policies read it; only the engine writes it.
+type Job struct {
+	model.Job
+	Index int32 // position in the engine's job list (arrival order)
+	State State
+	Start float64 // last start time (NaN if never started)
+	End   float64 // end time once terminal; while running, the scheduled end
+	Est   float64 // the scheduler's current wall-clock estimate
+	Alloc Alloc   // processors of the last start
+
+	Preemptions int     // times preempted or requeued after a failure
+	LostTime    float64 // wall time of runs that were lost (preempted, failed)
+
+	ver      uint32 // bumps when the scheduled end changes; stale events carry old versions
+	runIdx   int32
+	minSpeed float64
+	natEnd   float64 // when the job would end by itself (after stretching)
+	killAt   bool    // the scheduled end is a kill at the estimate
+}
+
+// ExpectedEnd is when the scheduler expects a running job to end: start
+// plus its current estimate.
+func (j *Job) ExpectedEnd() float64 { return j.Start + j.Est }
+
+// NoticeKind says what a Notice reports.
+type NoticeKind uint8
+
+const (
+	NoticeSubmitted        NoticeKind = iota // Job arrived and is Queued
+	NoticeEnded                              // Job left the processors: Completed, Killed or Failed
+	NoticeRequeued                           // Job lost its processors (node failure/removal) and is Queued again
+	NoticeEstimateExtended                   // Job outlived its estimate; Job.Est has grown (OverrunExtend)
+	NoticeNodeDown                           // Node went down or was removed
+	NoticeNodeUp                             // Node came back or was added
+	NoticeTimer                              // a timer with Tag fired
+)
+
+// Notice tells the policy about one event.
+type Notice struct {
+	Kind NoticeKind
+	Job  *Job
+	Node int
+	Tag  int64
+}
+
+// Policy decides which jobs run where. It must keep its own waiting queue
+// (the engine hands it every submitted job exactly once through
+// NoticeSubmitted, and every requeued job through NoticeRequeued).
+type Policy interface {
+	// Notify is called for every event, before Schedule.
+	Notify(v *View, n Notice)
+	// Schedule is called after every event; it acts through the plan.
+	Schedule(v *View, p *Plan)
+}
+
+// Observer records what happens. Observers must not change the simulation.
+type Observer interface {
+	JobSubmitted(now float64, j *Job)
+	JobStarted(now float64, j *Job)
+	// JobStopped is called when a job leaves its processors, for good
+	// (j.State terminal) or to be requeued (j.State == Queued).
+	JobStopped(now float64, j *Job)
+	// Sample is called after every event with the processor and queue
+	// counts at that instant.
+	Sample(now float64, busyPEs, availPEs, queued int)
+}
+
+// Options tune the engine.
+type Options struct {
+	Overrun Overrun
+}
+
+const (
+	classExpiry sim.Class = iota
+	classArrival
+	classEnd
+	classPlatform
+	classTimer
+)
+
+const (
+	kindArrival uint8 = iota
+	kindEnd
+	kindExpiry
+	kindNodeDown
+	kindNodeUp
+	kindNodeAdd
+	kindNodeRemove
+	kindTimer
+	kindPeriodic
+)
+
+// Engine is one simulation. It is single-threaded and deterministic.
+type Engine struct {
+	now    float64
+	q      sim.Queue
+	policy Policy
+	obs    []Observer
+	opts   Options
+	view   View
+	plan   Plan
+	err    error
+
+	jobs     []*Job
+	arrivals []*Job // the initial workload, sorted by submit time
+	next     int    // next arrival
+
+	specs    []model.NodeSpec
+	free     []int32
+	up       []bool // up and present
+	present  []bool
+	freeSet  *bitset
+	addQueue []model.NodeSpec
+	periods  map[int64]float64
+
+	availPEs, freePEs int
+	running           []*Job
+	queued            int
+	liveEvents        int // events that keep the run going (all but periodic timers)
+}
+
+// New prepares a simulation of jobs on platform p under policy pol. The
+// jobs are copied and stably sorted by submit time (arrival order is the
+// sorted order; equal submit times keep their input order).
+func New(p *model.Platform, jobs []model.Job, pol Policy, opts Options) *Engine {
+	e := &Engine{policy: pol, opts: opts, periods: map[int64]float64{}}
+	e.view.e = e
+	e.plan.e = e
+	store := make([]Job, len(jobs))
+	e.jobs = make([]*Job, len(jobs))
+	for i := range jobs {
+		store[i].Job = jobs[i]
+		e.jobs[i] = &store[i]
+	}
+	if !slices.IsSortedFunc(e.jobs, func(a, b *Job) int { return cmpFloat(a.Submit, b.Submit) }) {
+		slices.SortStableFunc(e.jobs, func(a, b *Job) int { return cmpFloat(a.Submit, b.Submit) })
+	}
+	for i, j := range e.jobs {
+		e.initJob(j, int32(i))
+	}
+	e.arrivals = e.jobs
+	e.freeSet = newBitset(len(p.Nodes))
+	for _, n := range p.Nodes {
+		e.addNode(n)
+	}
+	return e
+}
+
+func cmpFloat(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+func (e *Engine) initJob(j *Job, idx int32) {
+	j.Index = idx
+	j.State = Pending
+	j.Start = math.NaN()
+	j.End = math.NaN()
+	j.Est = j.SchedEstimate()
+	j.runIdx = -1
+}
+
+// Observe adds an observer.
+func (e *Engine) Observe(o Observer) { e.obs = append(e.obs, o) }
+
+// View returns the read-only view policies and tests use.
+func (e *Engine) View() *View { return &e.view }
+
+// Jobs returns every job of the simulation in arrival order, including
+// those submitted while it runs. The slice must not be modified.
+func (e *Engine) Jobs() []*Job { return e.jobs }
+
+// Now is the current simulated time.
+func (e *Engine) Now() float64 { return e.now }
+
+// --- scheduling external events (tests, fault models, workloads) ---
+
+// Submit adds a job that arrives at time at (>= now). It returns the
+// engine's job.
+func (e *Engine) Submit(at float64, mj model.Job) *Job {
+	j := &Job{Job: mj}
+	j.Submit = at
+	e.initJob(j, int32(len(e.jobs)))
+	e.jobs = append(e.jobs, j)
+	e.push(sim.Event{Time: at, Class: classArrival, Kind: kindArrival, Ref: j.Index})
+	return j
+}
+
+// FailNode makes node go down at time at. Jobs running on it lose their
+// processors and are requeued (requeue) or fail.
+func (e *Engine) FailNode(at float64, node int, requeue bool) {
+	e.push(sim.Event{Time: at, Class: classPlatform, Kind: kindNodeDown, Ref: int32(node), Tag: b2i(requeue)})
+}
+
+// RepairNode brings node back up at time at.
+func (e *Engine) RepairNode(at float64, node int) {
+	e.push(sim.Event{Time: at, Class: classPlatform, Kind: kindNodeUp, Ref: int32(node)})
+}
+
+// AddNode adds a node at time at; it gets the next free node index.
+func (e *Engine) AddNode(at float64, spec model.NodeSpec) {
+	e.addQueue = append(e.addQueue, spec)
+	e.push(sim.Event{Time: at, Class: classPlatform, Kind: kindNodeAdd, Tag: int64(len(e.addQueue) - 1)})
+}
+
+// RemoveNode removes node for good at time at; jobs on it are requeued or
+// fail as with FailNode.
+func (e *Engine) RemoveNode(at float64, node int, requeue bool) {
+	e.push(sim.Event{Time: at, Class: classPlatform, Kind: kindNodeRemove, Ref: int32(node), Tag: b2i(requeue)})
+}
+
+// Timer makes the policy receive NoticeTimer with tag at time at.
+func (e *Engine) Timer(at float64, tag int64) {
+	e.push(sim.Event{Time: at, Class: classTimer, Kind: kindTimer, Tag: tag})
+}
+
+// Every makes the policy receive NoticeTimer with tag at start, start +
+// period, ... for as long as anything else is left to simulate (a
+// periodic timer alone does not keep the run going).
+func (e *Engine) Every(start, period float64, tag int64) error {
+	if !(period > 0) {
+		return fmt.Errorf("periodic timer %d: period must be positive, got %g", tag, period)
+	}
+	e.periods[tag] = period
+	e.q.Push(sim.Event{Time: start, Class: classTimer, Kind: kindPeriodic, Tag: tag})
+	return nil
+}
+
+func b2i(b bool) int64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func (e *Engine) push(ev sim.Event) {
+	e.liveEvents++
+	e.q.Push(ev)
+}
+
+// --- the run loop ---
+
+// Run simulates until nothing is left to happen, and returns the first
+// invalid plan the policy produced, if any.
+func (e *Engine) Run() error { return e.RunUntil(math.Inf(1)) }
+
+// RunUntil handles every event at or before t and stops. It can be called
+// again with a later t.
+func (e *Engine) RunUntil(t float64) error {
+	for e.err == nil {
+		// The next event: the initial arrival stream or the queue, which
+		// hold no arrival of the same (time, class) before the stream's.
+		var arr *Job
+		if e.next < len(e.arrivals) {
+			arr = e.arrivals[e.next]
+		}
+		for e.q.Len() > 0 && e.stale(e.q.Peek()) {
+			e.pop()
+		}
+		useQ := false
+		switch {
+		case e.q.Len() > 0 && arr != nil:
+			top := e.q.Peek()
+			useQ = top.Time < arr.Submit || (top.Time == arr.Submit && top.Class < classArrival)
+		case e.q.Len() > 0:
+			if e.liveEvents == 0 {
+				return e.err // only periodic timers remain
+			}
+			useQ = true
+		case arr == nil:
+			return e.err
+		}
+		if useQ {
+			if e.q.Peek().Time > t {
+				return e.err
+			}
+			ev := e.pop()
+			e.now = ev.Time
+			e.handle(&ev)
+		} else {
+			if arr.Submit > t {
+				return e.err
+			}
+			e.next++
+			e.now = arr.Submit
+			e.arrive(arr)
+		}
+		if e.err != nil {
+			break
+		}
+		e.policy.Schedule(&e.view, &e.plan)
+		for _, o := range e.obs {
+			o.Sample(e.now, e.availPEs-e.freePEs, e.availPEs, e.queued)
+		}
+	}
+	return e.err
+}
+
+func (e *Engine) pop() sim.Event {
+	ev := e.q.Pop()
+	if ev.Kind != kindPeriodic {
+		e.liveEvents--
+	}
+	return ev
+}
+
+func (e *Engine) stale(ev *sim.Event) bool {
+	if ev.Kind != kindEnd && ev.Kind != kindExpiry {
+		return false
+	}
+	j := e.jobs[ev.Ref]
+	return j.State != Running || j.ver != ev.Ver
+}
+
+func (e *Engine) notify(n Notice) { e.policy.Notify(&e.view, n) }
+
+func (e *Engine) handle(ev *sim.Event) {
+	switch ev.Kind {
+	case kindArrival:
+		e.arrive(e.jobs[ev.Ref])
+	case kindEnd:
+		j := e.jobs[ev.Ref]
+		st := Completed
+		if j.killAt {
+			st = Killed
+		}
+		e.release(j, st)
+		j.End = e.now
+		e.notify(Notice{Kind: NoticeEnded, Job: j})
+	case kindExpiry:
+		j := e.jobs[ev.Ref]
+		j.Est += j.SchedEstimate()
+		e.scheduleEnd(j)
+		e.notify(Notice{Kind: NoticeEstimateExtended, Job: j})
+	case kindNodeDown, kindNodeRemove:
+		n := int(ev.Ref)
+		if n < 0 || n >= len(e.specs) || !e.present[n] {
+			e.fail("platform event at %g: node %d does not exist", e.now, n)
+			return
+		}
+		e.nodeDown(n, ev.Tag == 1, ev.Kind == kindNodeRemove)
+	case kindNodeUp:
+		n := int(ev.Ref)
+		if n < 0 || n >= len(e.specs) || !e.present[n] {
+			e.fail("platform event at %g: node %d does not exist", e.now, n)
+			return
+		}
+		if !e.up[n] {
+			e.up[n] = true
+			e.availPEs += e.specs[n].PEs
+			e.freePEs += int(e.free[n])
+			e.freeSet.set(n)
+			e.notify(Notice{Kind: NoticeNodeUp, Node: n})
+		}
+	case kindNodeAdd:
+		n := e.addNode(e.addQueue[ev.Tag])
+		e.notify(Notice{Kind: NoticeNodeUp, Node: n})
+	case kindTimer:
+		e.notify(Notice{Kind: NoticeTimer, Tag: ev.Tag})
+	case kindPeriodic:
+		e.q.Push(sim.Event{Time: e.now + e.periods[ev.Tag], Class: classTimer, Kind: kindPeriodic, Tag: ev.Tag})
+		e.notify(Notice{Kind: NoticeTimer, Tag: ev.Tag})
+	}
+}
+
+func (e *Engine) arrive(j *Job) {
+	j.State = Queued
+	e.queued++
+	for _, o := range e.obs {
+		o.JobSubmitted(e.now, j)
+	}
+	e.notify(Notice{Kind: NoticeSubmitted, Job: j})
+}
+
+func (e *Engine) addNode(spec model.NodeSpec) int {
+	n := len(e.specs)
+	if spec.Speed <= 0 {
+		spec.Speed = 1
+	}
+	e.specs = append(e.specs, spec)
+	e.free = append(e.free, int32(spec.PEs))
+	e.up = append(e.up, true)
+	e.present = append(e.present, true)
+	e.freeSet.grow(n + 1)
+	if spec.PEs > 0 {
+		e.freeSet.set(n)
+	}
+	e.availPEs += spec.PEs
+	e.freePEs += spec.PEs
+	return n
+}
+
+func (e *Engine) nodeDown(n int, requeue, remove bool) {
+	if e.up[n] {
+		// Jobs on the node lose all their processors.
+		var victims []*Job
+		for _, j := range e.running {
+			if j.Alloc.uses(n) {
+				victims = append(victims, j)
+			}
+		}
+		for _, j := range victims {
+			e.stop(j, requeue, Failed)
+			if requeue {
+				e.notify(Notice{Kind: NoticeRequeued, Job: j})
+			} else {
+				e.notify(Notice{Kind: NoticeEnded, Job: j})
+			}
+		}
+		e.up[n] = false
+		e.availPEs -= e.specs[n].PEs
+		e.freePEs -= int(e.free[n])
+		e.freeSet.clear(n)
+	}
+	if remove {
+		e.present[n] = false
+	}
+	e.notify(Notice{Kind: NoticeNodeDown, Node: n})
+}
+
+func (a Alloc) uses(n int) bool {
+	for _, s := range a {
+		if n >= int(s.First) && n < int(s.First+s.Count) {
+			return true
+		}
+	}
+	return false
+}
+
+// stop takes a running job off its processors before its end: requeued
+// (back to Queued) or ended in state st.
+func (e *Engine) stop(j *Job, requeue bool, st State) {
+	j.LostTime += e.now - j.Start
+	j.Preemptions++
+	if requeue {
+		e.release(j, Queued)
+		e.queued++
+	} else {
+		e.release(j, st)
+		j.End = e.now
+	}
+}
+
+// release frees a running job's processors and sets its new state.
+func (e *Engine) release(j *Job, st State) {
+	for _, s := range j.Alloc {
+		for n := s.First; n < s.First+s.Count; n++ {
+			if e.free[n] == 0 && e.up[n] {
+				e.freeSet.set(int(n))
+			}
+			e.free[n] += s.PEs
+			if e.up[n] {
+				e.freePEs += int(s.PEs)
+			}
+		}
+	}
+	last := e.running[len(e.running)-1]
+	last.runIdx = j.runIdx
+	e.running[j.runIdx] = last
+	e.running = e.running[:len(e.running)-1]
+	j.runIdx = -1
+	j.ver++
+	j.State = st
+	for _, o := range e.obs {
+		o.JobStopped(e.now, j)
+	}
+}
+
+// scheduleEnd (re)schedules the end of a running job from its natural
+// end and the overrun option.
+func (e *Engine) scheduleEnd(j *Job) {
+	j.ver++
+	j.killAt = false
+	end := j.natEnd
+	limit := j.Start + j.Est
+	if j.Est >= 0 && end > limit {
+		if e.opts.Overrun == OverrunKill {
+			end, j.killAt = limit, true
+		} else {
+			e.push(sim.Event{Time: limit, Class: classExpiry, Kind: kindExpiry, Ref: j.Index, Ver: j.ver})
+		}
+	}
+	j.End = end
+	e.push(sim.Event{Time: end, Class: classEnd, Kind: kindEnd, Ref: j.Index, Ver: j.ver})
+}
+
+// Stretch multiplies the remaining run time of a running job by factor
+// (> 0): the way slow or unstable nodes act on a job. A stretched job can
+// outlive its estimate; the overrun option then applies.
+func (e *Engine) Stretch(j *Job, factor float64) error {
+	if j.State != Running {
+		return fmt.Errorf("stretch job %d: not running (%s)", j.ID, j.State)
+	}
+	if !(factor > 0) {
+		return fmt.Errorf("stretch job %d: factor must be positive, got %g", j.ID, factor)
+	}
+	j.natEnd = e.now + (j.natEnd-e.now)*factor
+	e.scheduleEnd(j)
+	return nil
+}
+
+func (e *Engine) fail(format string, args ...any) {
+	if e.err == nil {
+		e.err = fmt.Errorf(format, args...)
+	}
+}
+
+// ErrInvalidPlan is wrapped by every error about a policy's plan.
+var ErrInvalidPlan = errors.New("invalid plan")

@@ -1,0 +1,45 @@
+package engine
+
+import "github.com/gridsched/gridsched/model"
+
+// View is the read-only window a policy has on the simulation.
+type View struct{ e *Engine }
+
+// Now is the current simulated time.
+func (v *View) Now() float64 { return v.e.now }
+
+// AvailPEs is the number of processors on nodes that are up.
+func (v *View) AvailPEs() int { return v.e.availPEs }
+
+// FreePEs is the number of idle processors on nodes that are up.
+func (v *View) FreePEs() int { return v.e.freePEs }
+
+// NumNodes is the number of node indices ever used (including nodes that
+// are down or removed).
+func (v *View) NumNodes() int { return len(v.e.specs) }
+
+// Node returns the description of node n.
+func (v *View) Node(n int) *model.NodeSpec { return &v.e.specs[n] }
+
+// NodeFree is the number of idle processors of node n (0 if it is down).
+func (v *View) NodeFree(n int) int {
+	if !v.e.up[n] {
+		return 0
+	}
+	return int(v.e.free[n])
+}
+
+// NodeUp reports whether node n is present and up.
+func (v *View) NodeUp(n int) bool { return v.e.up[n] }
+
+// NextFreeNode returns the smallest node index >= n that is up and has an
+// idle processor, or -1. It costs O(log₆₄ nodes).
+func (v *View) NextFreeNode(n int) int { return v.e.freeSet.next(n) }
+
+// Running returns the running jobs in no particular order. The slice must
+// not be modified or kept.
+func (v *View) Running() []*Job { return v.e.running }
+
+// Queued is the number of submitted jobs that are not running and not
+// finished.
+func (v *View) Queued() int { return v.e.queued }

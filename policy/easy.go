@@ -1,0 +1,113 @@
+package policy
+
+import (
+	"math"
+
+	"github.com/gridsched/gridsched/engine"
+)
+
+// EASY is EASY (aggressive) backfilling as Lifka and Mu'alem–Feitelson
+// define it. Jobs wait in arrival order; only the head holds a
+// reservation. After every event:
+//
+//  0. start queue-head jobs while the head fits;
+//  1. if the head does not fit, its shadow time is the earliest expected
+//     end (start + estimate) of running jobs at which enough processors
+//     are free, and its extra processors are those free at the shadow time
+//     beyond what it needs;
+//  2. scan the rest of the queue in arrival order and start a job now if
+//     it fits in the free processors and either ends by the shadow time
+//     (now + estimate <= shadow) or uses no more than the extra
+//     processors, which it then consumes.
+//
+// With estimates that are upper bounds the head never starts later than
+// its shadow time; other queued jobs can be delayed.
+type EASY struct {
+	sel NodeSelector
+	q   queue
+	run runningSet
+}
+
+var _ engine.Policy = (*EASY)(nil)
+
+// NewEASY returns EASY backfilling using sel for node selection.
+func NewEASY(sel NodeSelector) *EASY { return &EASY{sel: sel, run: newRunningSet()} }
+
+func (e *EASY) Notify(v *engine.View, n engine.Notice) {
+	switch n.Kind {
+	case engine.NoticeSubmitted:
+		e.q = e.q.insert(n.Job)
+	case engine.NoticeRequeued:
+		e.run.stopped(n.Job)
+		e.q = e.q.insert(n.Job)
+	case engine.NoticeEnded:
+		e.run.stopped(n.Job)
+	case engine.NoticeEstimateExtended:
+		e.run.extended(n.Job)
+	}
+}
+
+func (e *EASY) start(v *engine.View, p *engine.Plan, j *engine.Job) bool {
+	if !tryStart(v, p, e.sel, j) {
+		return false
+	}
+	e.run.started(j)
+	return true
+}
+
+// Shadow returns the head job's shadow time and extra processors for the
+// current state; +Inf when the head can never fit on the processors that
+// are up.
+func (e *EASY) shadow(v *engine.View, head *engine.Job) (float64, int) {
+	e.run.prof.Base = v.FreePEs()
+	t, ok := e.run.prof.FirstAtLeast(math.Inf(-1), head.Procs)
+	if !ok {
+		return math.Inf(1), 0
+	}
+	return max(t, v.Now()), e.run.prof.Value(t) - head.Procs
+}
+
+func (e *EASY) Schedule(v *engine.View, p *engine.Plan) {
+	started := 0
+	for _, j := range e.q {
+		if !e.start(v, p, j) {
+			break
+		}
+		started++
+	}
+	e.q = e.q[started:]
+	if len(e.q) < 2 || v.FreePEs() == 0 {
+		return
+	}
+	shadow, extra := e.shadow(v, e.q[0])
+	now := v.Now()
+	w := 1
+	for i := 1; i < len(e.q); i++ {
+		free := v.FreePEs()
+		if free == 0 {
+			if w != i {
+				w += copy(e.q[w:], e.q[i:])
+			} else {
+				w = len(e.q)
+			}
+			break
+		}
+		j := e.q[i]
+		if j.Procs <= free {
+			if now+j.Est <= shadow {
+				if e.start(v, p, j) {
+					continue
+				}
+			} else if j.Procs <= extra {
+				if e.start(v, p, j) {
+					extra -= j.Procs
+					continue
+				}
+			}
+		}
+		e.q[w] = j
+		w++
+	}
+	clear(e.q[w:])
+	e.q = e.q[:w]
+}

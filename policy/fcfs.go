@@ -1,0 +1,45 @@
+package policy
+
+import "github.com/gridsched/gridsched/engine"
+
+// FCFS starts jobs strictly in arrival order: the queue head starts as
+// soon as it fits, and nothing overtakes it.
+type FCFS struct {
+	sel NodeSelector
+	q   queue
+}
+
+var _ engine.Policy = (*FCFS)(nil)
+
+// NewFCFS returns an FCFS policy using sel for node selection.
+func NewFCFS(sel NodeSelector) *FCFS { return &FCFS{sel: sel} }
+
+func (f *FCFS) Notify(v *engine.View, n engine.Notice) {
+	switch n.Kind {
+	case engine.NoticeSubmitted, engine.NoticeRequeued:
+		f.q = f.q.insert(n.Job)
+	}
+}
+
+func (f *FCFS) Schedule(v *engine.View, p *engine.Plan) {
+	started := 0
+	for _, j := range f.q {
+		if !tryStart(v, p, f.sel, j) {
+			break
+		}
+		started++
+	}
+	f.q = f.q[started:]
+}
+
+// tryStart starts j now if it fits and node selection can place it.
+func tryStart(v *engine.View, p *engine.Plan, sel NodeSelector, j *engine.Job) bool {
+	if j.Procs > v.FreePEs() {
+		return false
+	}
+	a, ok := sel.Select(v, j, nil)
+	if !ok {
+		return false
+	}
+	return p.Start(j, a) == nil
+}

@@ -1,0 +1,94 @@
+package policy
+
+import (
+	"math"
+	"testing"
+
+	"pgregory.net/rapid"
+)
+
+// naive is the obvious model of a profile: a map of deltas.
+type naive struct {
+	base int
+	d    map[float64]int
+}
+
+func (n *naive) value(t float64) int {
+	v := n.base
+	for k, d := range n.d {
+		if k <= t {
+			v += d
+		}
+	}
+	return v
+}
+
+func (n *naive) keys() []float64 {
+	var ks []float64
+	for k, d := range n.d {
+		if d != 0 {
+			ks = append(ks, k)
+		}
+	}
+	return ks
+}
+
+func (n *naive) earliestFit(from, dur float64, need int) float64 {
+	cands := []float64{from}
+	for _, k := range n.keys() {
+		if k > from {
+			cands = append(cands, k)
+		}
+	}
+	best := math.Inf(1)
+	for _, t := range cands {
+		ok := n.value(t) >= need
+		for _, k := range n.keys() {
+			if k > t && k < t+dur && n.value(k) < need {
+				ok = false
+			}
+		}
+		if ok && t < best {
+			best = t
+		}
+	}
+	return best
+}
+
+// TestProfileMatchesNaive drives the treap and the naive model with the
+// same random operations and compares every query.
+func TestProfileMatchesNaive(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		base := rapid.IntRange(0, 20).Draw(t, "base")
+		p := NewProfile(base)
+		m := &naive{base: base, d: map[float64]int{}}
+		for i, n := 0, rapid.IntRange(1, 60).Draw(t, "ops"); i < n; i++ {
+			k := float64(rapid.IntRange(0, 30).Draw(t, "key"))
+			d := rapid.IntRange(-5, 5).Draw(t, "delta")
+			p.Add(k, d)
+			m.d[k] += d
+			if p.Len() != len(m.keys()) {
+				t.Fatalf("len %d, want %d", p.Len(), len(m.keys()))
+			}
+			q := float64(rapid.IntRange(-1, 32).Draw(t, "q"))
+			if got, want := p.Value(q), m.value(q); got != want {
+				t.Fatalf("Value(%g) = %d, want %d", q, got, want)
+			}
+			need := rapid.IntRange(-5, 25).Draw(t, "need")
+			dur := float64(rapid.IntRange(0, 10).Draw(t, "dur"))
+			if got, want := p.EarliestFit(q, dur, need), m.earliestFit(q, dur, need); got != want {
+				t.Fatalf("EarliestFit(%g, %g, %d) = %g, want %g", q, dur, need, got, want)
+			}
+			to := q + dur
+			want := m.value(q)
+			for _, k := range m.keys() {
+				if k > q && k < to {
+					want = max(want, m.value(k))
+				}
+			}
+			if got := p.MaxOver(q, to); got != want {
+				t.Fatalf("MaxOver(%g, %g) = %d, want %d", q, to, got, want)
+			}
+		}
+	})
+}
