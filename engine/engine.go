@@ -511,6 +511,7 @@ func (e *Engine) stop(j *Job, requeue bool, st State) {
 	if requeue {
 		e.release(j, Queued)
 		e.queued++
+		j.Start, j.End = math.NaN(), math.NaN()
 	} else {
 		e.release(j, st)
 		j.End = e.now

@@ -1,0 +1,217 @@
+// Package workload turns workload sources (SWF traces) into the jobs a
+// simulation runs, applying the documented rules for records that cannot
+// be simulated and the user's transforms.
+package workload
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"slices"
+
+	"github.com/gridsched/gridsched/model"
+	"github.com/gridsched/gridsched/swf"
+)
+
+// Reasons a trace record is not simulated, in the order they are tested.
+// Each skipped record is counted under the first reason that applies.
+const (
+	// SkipNoRuntime: run time is unknown (−1). Mostly jobs cancelled
+	// before they started.
+	SkipNoRuntime = "no-runtime"
+	// SkipNoProcs: neither allocated (field 5) nor requested (field 8)
+	// processors are known.
+	SkipNoProcs = "no-processors"
+	// SkipCancelled: status 5 (cancelled) with run time 0: the job never
+	// ran. Kept as a zero-length job with Rules.KeepCancelled.
+	SkipCancelled = "cancelled-before-start"
+	// SkipTooWide: the job needs more processors than the platform has.
+	// Clamped instead with Rules.ClampWide.
+	SkipTooWide = "too-wide"
+)
+
+// SkipReasons lists every reason in test order.
+var SkipReasons = []string{SkipNoRuntime, SkipNoProcs, SkipCancelled, SkipTooWide}
+
+// Rules say what to do with records that cannot be simulated as they are.
+type Rules struct {
+	KeepCancelled bool // simulate cancelled-before-start records as zero-length jobs
+	ClampWide     bool // clamp too-wide jobs to the platform size instead of skipping them
+}
+
+// Transform changes a trace before simulation. Zero values mean "no
+// change".
+type Transform struct {
+	Skip     int     // drop the first Skip records (trace lines, before any rule)
+	First    int     // then keep at most First records
+	Scale    float64 // multiply every submit time by Scale (< 1 raises the offered load by 1/Scale)
+	MaxProcs int     // clamp every job's processor count to MaxProcs
+}
+
+// Validate reports a transform parameter out of range.
+func (t Transform) Validate() error {
+	switch {
+	case t.Skip < 0:
+		return fmt.Errorf("skip must be >= 0, got %d", t.Skip)
+	case t.First < 0:
+		return fmt.Errorf("first must be >= 0, got %d", t.First)
+	case t.Scale < 0 || math.IsNaN(t.Scale) || math.IsInf(t.Scale, 0):
+		return fmt.Errorf("arrival scale must be a positive number, got %g", t.Scale)
+	case t.MaxProcs < 0:
+		return fmt.Errorf("processor cap must be >= 0, got %d", t.MaxProcs)
+	}
+	return nil
+}
+
+// Workload is a loaded trace.
+type Workload struct {
+	Name    string
+	Header  swf.Header
+	Jobs    []model.Job    // sorted by submit time (stable)
+	Records int            // records read (after Skip/First)
+	Skipped map[string]int // records not simulated, by reason
+	// UnsortedSteps counts records whose submit time is earlier than the
+	// previous record's (they are sorted before simulation).
+	UnsortedSteps int
+}
+
+// SkippedTotal is the number of records not simulated.
+func (w *Workload) SkippedTotal() int {
+	n := 0
+	for _, c := range w.Skipped {
+		n += c
+	}
+	return n
+}
+
+// MaxProcs is the platform size the trace header states: MaxProcs, else
+// MaxNodes; 0 if neither is given.
+func (w *Workload) MaxProcs() int {
+	if n, ok := w.Header.Int("MaxProcs"); ok && n > 0 {
+		return int(n)
+	}
+	if n, ok := w.Header.Int("MaxNodes"); ok && n > 0 {
+		return int(n)
+	}
+	return 0
+}
+
+// LoadSWF reads an SWF file (plain or gzip), applying rules and t. Records
+// that cannot be simulated are counted in Skipped, never dropped
+// silently. Too-wide jobs are only detected by FitPlatform, once the
+// platform is known.
+func LoadSWF(path string, rules Rules, t Transform) (*Workload, error) {
+	r, f, err := swf.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	defer r.Close()
+	return Read(r, path, rules, t)
+}
+
+// Read loads a workload from an SWF reader.
+func Read(r *swf.Reader, name string, rules Rules, t Transform) (*Workload, error) {
+	if err := t.Validate(); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	w := &Workload{Name: name, Skipped: map[string]int{}}
+	seen := 0
+	lastSubmit := math.Inf(-1)
+	for {
+		rec, err := r.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		seen++
+		if seen <= t.Skip {
+			continue
+		}
+		if t.First > 0 && w.Records >= t.First {
+			break
+		}
+		w.Records++
+		if rec.Submit < lastSubmit {
+			w.UnsortedSteps++
+		}
+		lastSubmit = rec.Submit
+		j, reason := fromRecord(&rec, rules)
+		if reason != "" {
+			w.Skipped[reason]++
+			continue
+		}
+		if t.Scale > 0 {
+			j.Submit *= t.Scale
+		}
+		if t.MaxProcs > 0 && j.Procs > t.MaxProcs {
+			j.Procs = t.MaxProcs
+		}
+		w.Jobs = append(w.Jobs, j)
+	}
+	w.Header = r.Header()
+	slices.SortStableFunc(w.Jobs, func(a, b model.Job) int {
+		switch {
+		case a.Submit < b.Submit:
+			return -1
+		case a.Submit > b.Submit:
+			return 1
+		}
+		return 0
+	})
+	return w, nil
+}
+
+// fromRecord converts one record, or says why it cannot be simulated.
+func fromRecord(r *swf.Record, rules Rules) (model.Job, string) {
+	if r.Run < 0 {
+		return model.Job{}, SkipNoRuntime
+	}
+	procs := r.Alloc
+	if procs <= 0 {
+		procs = r.ReqProcs
+	}
+	if procs <= 0 {
+		return model.Job{}, SkipNoProcs
+	}
+	if r.Status == 5 && r.Run == 0 && !rules.KeepCancelled {
+		return model.Job{}, SkipCancelled
+	}
+	j := model.NewJob(r.Job, r.Submit, r.Run, procs)
+	j.Estimate = r.ReqTime
+	j.TraceWait = r.Wait
+	j.AvgCPU = r.AvgCPU
+	j.UsedMem = r.UsedMem
+	j.ReqProcs = r.ReqProcs
+	j.ReqMem = r.ReqMem
+	j.Status = r.Status
+	j.User = r.User
+	j.Group = r.Group
+	j.Executable = r.Executable
+	j.Queue = r.Queue
+	j.Partition = r.Partition
+	j.Preceding = r.Preceding
+	j.Think = r.Think
+	return j, ""
+}
+
+// FitPlatform applies the too-wide rule for a platform of pes processors:
+// jobs wider than pes are clamped (rules.ClampWide) or removed and counted
+// under SkipTooWide.
+func (w *Workload) FitPlatform(pes int, rules Rules) {
+	out := w.Jobs[:0]
+	for _, j := range w.Jobs {
+		if j.Procs > pes {
+			if !rules.ClampWide {
+				w.Skipped[SkipTooWide]++
+				continue
+			}
+			j.Procs = pes
+		}
+		out = append(out, j)
+	}
+	clear(w.Jobs[len(out):])
+	w.Jobs = out
+}
