@@ -37,6 +37,18 @@ func (a Alloc) Add(node, pes int) Alloc {
 	return append(a, Span{First: int32(node), Count: 1, PEs: int32(pes)})
 }
 
+// AddRun appends count consecutive nodes from first, pes processors each.
+func (a Alloc) AddRun(first, count, pes int) Alloc {
+	if n := len(a); n > 0 {
+		l := &a[n-1]
+		if int(l.First+l.Count) == first && int(l.PEs) == pes {
+			l.Count += int32(count)
+			return a
+		}
+	}
+	return append(a, Span{First: int32(first), Count: int32(count), PEs: int32(pes)})
+}
+
 // String formats the nodes of the allocation as Batsim does for
 // allocated_resources: space-separated node indices and inclusive ranges,
 // e.g. "0-3 7 9-10".

@@ -88,3 +88,87 @@ func (b *bitset) nextAt(l, i int) int {
 	}
 	return nw<<6 + bits.TrailingZeros64(words[nw])
 }
+
+// clearMask clears the bits of mask in level-0 word w.
+func (b *bitset) clearMask(w int, mask uint64) {
+	b.lv[0][w] &^= mask
+	if b.lv[0][w] == 0 && len(b.lv) > 1 {
+		b.clearFrom(1, w)
+	}
+}
+
+// setMask sets the bits of mask in level-0 word w.
+func (b *bitset) setMask(w int, mask uint64) {
+	was := b.lv[0][w]
+	b.lv[0][w] = was | mask
+	if was == 0 && mask != 0 && len(b.lv) > 1 {
+		b.setFrom(1, w)
+	}
+}
+
+func (b *bitset) clearFrom(l, i int) {
+	for ; l < len(b.lv); l++ {
+		w := i >> 6
+		b.lv[l][w] &^= 1 << (uint(i) & 63)
+		if b.lv[l][w] != 0 {
+			return
+		}
+		i = w
+	}
+}
+
+func (b *bitset) setFrom(l, i int) {
+	for ; l < len(b.lv); l++ {
+		w := i >> 6
+		was := b.lv[l][w]
+		b.lv[l][w] = was | 1<<(uint(i)&63)
+		if was != 0 {
+			return
+		}
+		i = w
+	}
+}
+
+// word returns level-0 word w.
+func (b *bitset) word(w int) uint64 { return b.lv[0][w] }
+
+// nextWord returns the smallest level-0 word index >= w that is not zero,
+// or -1.
+func (b *bitset) nextWord(w int) int {
+	if w >= len(b.lv[0]) || w < 0 {
+		return -1
+	}
+	if len(b.lv) == 1 {
+		for ; w < len(b.lv[0]); w++ {
+			if b.lv[0][w] != 0 {
+				return w
+			}
+		}
+		return -1
+	}
+	return b.nextAt(1, w)
+}
+
+// rangeMask calls f(w, mask) for each level-0 word w that [lo, hi)
+// touches, with the bits of that word inside the range.
+func rangeMask(lo, hi int, f func(w int, mask uint64)) {
+	for lo < hi {
+		w := lo >> 6
+		end := min(hi, (w+1)<<6)
+		width := uint(end - lo)
+		var m uint64
+		if width == 64 {
+			m = ^uint64(0)
+		} else {
+			m = (uint64(1)<<width - 1) << (uint(lo) & 63)
+		}
+		f(w, m)
+		lo = end
+	}
+}
+
+// clearRange clears bits [lo, hi).
+func (b *bitset) clearRange(lo, hi int) { rangeMask(lo, hi, b.clearMask) }
+
+// setRange sets bits [lo, hi).
+func (b *bitset) setRange(lo, hi int) { rangeMask(lo, hi, b.setMask) }

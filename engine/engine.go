@@ -185,6 +185,10 @@ type Engine struct {
 	periods  map[int64]float64
 
 	availPEs, freePEs int
+	uniformPEs        int32   // processors of every node when all have the same count, else 0
+	down              int     // nodes that are not up (down or removed)
+	uniform           bool    // every node has the same speed
+	speed             float64 // that speed (the smallest speed otherwise: a start value for minimums)
 	running           []*Job
 	queued            int
 	liveEvents        int // events that keep the run going (all but periodic timers)
@@ -423,6 +427,7 @@ func (e *Engine) handle(ev *sim.Event) {
 		}
 		if !e.up[n] {
 			e.up[n] = true
+			e.down--
 			e.availPEs += e.specs[n].PEs
 			e.freePEs += int(e.free[n])
 			e.freeSet.set(n)
@@ -452,6 +457,17 @@ func (e *Engine) addNode(spec model.NodeSpec) int {
 	n := len(e.specs)
 	if spec.Speed <= 0 {
 		spec.Speed = 1
+	}
+	if len(e.specs) == 0 {
+		e.uniformPEs = int32(spec.PEs)
+	} else if int32(spec.PEs) != e.uniformPEs {
+		e.uniformPEs = 0
+	}
+	if len(e.specs) == 0 {
+		e.uniform, e.speed = true, spec.Speed
+	} else if spec.Speed != e.speed {
+		e.uniform = false
+		e.speed = max(e.speed, spec.Speed)
 	}
 	e.specs = append(e.specs, spec)
 	e.free = append(e.free, int32(spec.PEs))
@@ -484,6 +500,7 @@ func (e *Engine) nodeDown(n int, requeue, remove bool) {
 			}
 		}
 		e.up[n] = false
+		e.down++
 		e.availPEs -= e.specs[n].PEs
 		e.freePEs -= int(e.free[n])
 		e.freeSet.clear(n)
@@ -518,17 +535,65 @@ func (e *Engine) stop(j *Job, requeue bool, st State) {
 	}
 }
 
+// take removes the span's processors from the free pool.
+func (e *Engine) take(s Span) {
+	if s.PEs == e.uniformPEs {
+		// Whole nodes (validated free): clear them 64 at a time.
+		clear(e.free[s.First : s.First+s.Count])
+		e.freeSet.clearRange(int(s.First), int(s.First+s.Count))
+		return
+	}
+	w, mask := -1, uint64(0)
+	for n := int(s.First); n < int(s.First+s.Count); n++ {
+		e.free[n] -= s.PEs
+		if e.free[n] == 0 {
+			if n>>6 != w {
+				if mask != 0 {
+					e.freeSet.clearMask(w, mask)
+				}
+				w, mask = n>>6, 0
+			}
+			mask |= 1 << (uint(n) & 63)
+		}
+	}
+	if mask != 0 {
+		e.freeSet.clearMask(w, mask)
+	}
+}
+
 // release frees a running job's processors and sets its new state.
 func (e *Engine) release(j *Job, st State) {
 	for _, s := range j.Alloc {
-		for n := s.First; n < s.First+s.Count; n++ {
-			if e.free[n] == 0 && e.up[n] {
-				e.freeSet.set(int(n))
+		if s.PEs == e.uniformPEs && e.down == 0 {
+			// Whole nodes, all up: they become entirely free.
+			free := e.free[s.First : s.First+s.Count]
+			for k := range free {
+				free[k] = s.PEs
 			}
-			e.free[n] += s.PEs
-			if e.up[n] {
-				e.freePEs += int(s.PEs)
+			e.freeSet.setRange(int(s.First), int(s.First+s.Count))
+			e.freePEs += int(s.Count) * int(s.PEs)
+			continue
+		}
+		w, mask := -1, uint64(0)
+		for n := int(s.First); n < int(s.First+s.Count); n++ {
+			was := e.free[n]
+			e.free[n] = was + s.PEs
+			if !e.up[n] {
+				continue
 			}
+			e.freePEs += int(s.PEs)
+			if was == 0 {
+				if n>>6 != w {
+					if mask != 0 {
+						e.freeSet.setMask(w, mask)
+					}
+					w, mask = n>>6, 0
+				}
+				mask |= 1 << (uint(n) & 63)
+			}
+		}
+		if mask != 0 {
+			e.freeSet.setMask(w, mask)
 		}
 	}
 	last := e.running[len(e.running)-1]

@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/gridsched/gridsched/engine"
-	"github.com/gridsched/gridsched/model"
 	. "github.com/gridsched/gridsched/internal/simtest"
+	"github.com/gridsched/gridsched/model"
 )
 
 // scripted is a policy for engine tests: FCFS on first-fit nodes, plus a

@@ -1,9 +1,6 @@
 package engine
 
-import (
-	"fmt"
-	"math"
-)
+import "fmt"
 
 // Plan is how a policy acts. Every action is validated against the current
 // state and applied at once, so later actions of the same Schedule call see
@@ -34,29 +31,31 @@ func (p *Plan) Start(j *Job, a Alloc) error {
 		return p.invalid("start job %d: allocation has %d processors, job needs %d", j.ID, got, j.Procs)
 	}
 	prev := int32(-1)
-	minSpeed := math.Inf(1)
+	minSpeed := e.speed
 	for _, s := range a {
-		if s.First <= prev || s.Count <= 0 || s.PEs <= 0 || int(s.First+s.Count) > len(e.specs) {
+		if s.First <= prev || s.Count <= 0 || s.PEs <= 0 || int(s.First)+int(s.Count) > len(e.specs) {
 			return p.invalid("start job %d: malformed allocation %v (spans must be non-empty, in range and increasing)", j.ID, a)
 		}
-		for n := s.First; n < s.First+s.Count; n++ {
-			if !e.up[n] {
-				return p.invalid("start job %d: node %d is down", j.ID, n)
+		free := e.free[s.First : s.First+s.Count]
+		up := e.up[s.First : s.First+s.Count]
+		for k := range free {
+			if free[k] < s.PEs || !up[k] {
+				n := int(s.First) + k
+				if !up[k] {
+					return p.invalid("start job %d: node %d is down", j.ID, n)
+				}
+				return p.invalid("start job %d: node %d has %d free processors, plan takes %d", j.ID, n, free[k], s.PEs)
 			}
-			if e.free[n] < s.PEs {
-				return p.invalid("start job %d: node %d has %d free processors, plan takes %d", j.ID, n, e.free[n], s.PEs)
+		}
+		if !e.uniform {
+			for n := s.First; n < s.First+s.Count; n++ {
+				minSpeed = min(minSpeed, e.specs[n].Speed)
 			}
-			minSpeed = min(minSpeed, e.specs[n].Speed)
 		}
 		prev = s.First + s.Count - 1
 	}
 	for _, s := range a {
-		for n := s.First; n < s.First+s.Count; n++ {
-			e.free[n] -= s.PEs
-			if e.free[n] == 0 {
-				e.freeSet.clear(int(n))
-			}
-		}
+		e.take(s)
 	}
 	e.freePEs -= j.Procs
 	e.queued--

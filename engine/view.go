@@ -43,3 +43,16 @@ func (v *View) Running() []*Job { return v.e.running }
 // Queued is the number of submitted jobs that are not running and not
 // finished.
 func (v *View) Queued() int { return v.e.queued }
+
+// FreeWord returns the bit mask of nodes 64·w … 64·w+63 that are up and
+// have an idle processor (bit i = node 64·w+i).
+func (v *View) FreeWord(w int) uint64 { return v.e.freeSet.word(w) }
+
+// NextFreeWord returns the smallest w' >= w with FreeWord(w') != 0, or -1.
+// Together with FreeWord it lets node selection skip 64 busy nodes at a
+// time.
+func (v *View) NextFreeWord(w int) int { return v.e.freeSet.nextWord(w) }
+
+// UniformPEs is the processor count of every node when all nodes have the
+// same count, else 0.
+func (v *View) UniformPEs() int { return int(v.e.uniformPEs) }

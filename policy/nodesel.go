@@ -1,6 +1,10 @@
 package policy
 
-import "github.com/gridsched/gridsched/engine"
+import (
+	"math/bits"
+
+	"github.com/gridsched/gridsched/engine"
+)
 
 // NodeSelector chooses which idle processors a starting job gets. It is a
 // separate, pluggable part of every policy because published policies
@@ -23,10 +27,32 @@ func (FirstFit) Select(v *engine.View, j *engine.Job, dst engine.Alloc) (engine.
 	if need > v.FreePEs() {
 		return dst, false
 	}
-	for n := v.NextFreeNode(0); need > 0 && n >= 0; n = v.NextFreeNode(n + 1) {
-		take := min(v.NodeFree(n), need)
-		dst = dst.Add(n, take)
-		need -= take
+	if v.UniformPEs() == 1 {
+		// Every free node has exactly one idle processor: take runs of
+		// set bits whole.
+		for w := v.NextFreeWord(0); need > 0 && w >= 0; w = v.NextFreeWord(w + 1) {
+			m := v.FreeWord(w)
+			for m != 0 && need > 0 {
+				i := bits.TrailingZeros64(m)
+				run := min(bits.TrailingZeros64(^(m >> uint(i))), need)
+				if i+run == 64 {
+					m = 0
+				} else {
+					m &^= (uint64(1)<<uint(run) - 1) << uint(i)
+				}
+				dst = dst.AddRun(w<<6+i, run, 1)
+				need -= run
+			}
+		}
+		return dst, need == 0
+	}
+	for w := v.NextFreeWord(0); need > 0 && w >= 0; w = v.NextFreeWord(w + 1) {
+		for m := v.FreeWord(w); m != 0 && need > 0; m &= m - 1 {
+			n := w<<6 + bits.TrailingZeros64(m)
+			take := min(v.NodeFree(n), need)
+			dst = dst.Add(n, take)
+			need -= take
+		}
 	}
 	return dst, need == 0
 }

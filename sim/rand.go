@@ -11,11 +11,15 @@ import (
 // always yields the same sequence, and different names yield independent
 // sequences. Use one stream per aspect: this is what gives two policies run
 // on one seed common random numbers.
-func Stream(seed uint64, name string) *rand.Rand {
+func Stream(seed uint64, name string) *rand.Rand { return rand.New(Source(seed, name)) }
+
+// Source is the PCG source behind Stream, for libraries that take a
+// rand.Source (gonum's distuv distributions).
+func Source(seed uint64, name string) *rand.PCG {
 	h := fnv.New64a()
 	h.Write([]byte(name))
 	n := h.Sum64()
-	return rand.New(rand.NewPCG(splitmix(seed^0x9e3779b97f4a7c15), splitmix(n+seed)))
+	return rand.NewPCG(splitmix(seed^0x9e3779b97f4a7c15), splitmix(n+seed))
 }
 
 // splitmix is the SplitMix64 finaliser; it spreads nearby seeds apart.

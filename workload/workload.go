@@ -127,6 +127,9 @@ func Read(r *swf.Reader, name string, rules Rules, t Transform) (*Workload, erro
 			return nil, err
 		}
 		seen++
+		if seen == 1 {
+			w.Jobs = make([]model.Job, 0, capacityHint(r.Header(), t))
+		}
 		if seen <= t.Skip {
 			continue
 		}
@@ -162,6 +165,22 @@ func Read(r *swf.Reader, name string, rules Rules, t Transform) (*Workload, erro
 		return 0
 	})
 	return w, nil
+}
+
+// capacityHint guesses the number of jobs from the header (MaxRecords,
+// else MaxJobs) so that loading does not copy the job list while it grows.
+func capacityHint(h swf.Header, t Transform) int {
+	n, ok := h.Int("MaxRecords")
+	if !ok {
+		n, ok = h.Int("MaxJobs")
+	}
+	if !ok || n <= 0 {
+		return 1024
+	}
+	if t.First > 0 {
+		n = min(n, int64(t.First))
+	}
+	return int(min(n, 1<<22))
 }
 
 // fromRecord converts one record, or says why it cannot be simulated.

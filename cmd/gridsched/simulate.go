@@ -1,0 +1,111 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/schollz/progressbar/v3"
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"github.com/gridsched/gridsched/engine"
+	"github.com/gridsched/gridsched/output"
+	"github.com/gridsched/gridsched/simulate"
+)
+
+func newSimulateCmd() *cobra.Command {
+	var cfg simulate.Config
+	var out, overrun string
+	var asJSON, quiet bool
+	cmd := &cobra.Command{
+		Use:   "simulate",
+		Short: "Simulate one workload on one platform under one policy",
+		Long: `Simulate one workload on one platform under one policy and print the summary.
+
+Without --workload, a built-in workload (2,000 jobs, offered load 0.8) runs on
+the built-in platform (128 single-processor nodes). With --workload, the
+platform is --platform FILE (YAML), else --nodes N single-processor nodes,
+else the trace header's MaxProcs single-processor nodes.
+
+Trace records that cannot be simulated are skipped and counted by reason in
+the summary: no-runtime (run time -1), no-processors (allocated and requested
+processors unknown), cancelled-before-start (status 5 with run time 0; keep
+them with --keep-cancelled), too-wide (more processors than the platform;
+clamp them with --clamp-wide).
+
+With --out DIR the run writes DIR/jobs.csv (Batsim column names),
+DIR/summary.json, DIR/schedule.swf and DIR/series.csv.`,
+		Example: `  gridsched simulate
+  gridsched simulate --workload ../shared/traces/SDSC-BLUE-2000-4.2-cln.swf.gz --policy easy --out runs/blue-easy
+  gridsched simulate --workload trace.swf --policy conservative --nodes 128 --overrun extend --arrival-scale 0.8`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			switch overrun {
+			case "kill":
+				cfg.Overrun = engine.OverrunKill
+			case "extend":
+				cfg.Overrun = engine.OverrunExtend
+			default:
+				return fmt.Errorf("--overrun: want kill or extend, got %q", overrun)
+			}
+			cfg.Series = out != ""
+			stderr := cmd.ErrOrStderr()
+			var bar *progressbar.ProgressBar
+			if f, ok := stderr.(*os.File); ok && !quiet && term.IsTerminal(int(f.Fd())) {
+				cfg.Progress = func(done, total int) {
+					if bar == nil {
+						bar = progressbar.NewOptions(total, progressbar.OptionSetWriter(stderr),
+							progressbar.OptionSetDescription("simulating"), progressbar.OptionShowCount(),
+							progressbar.OptionClearOnFinish(), progressbar.OptionThrottle(100_000_000))
+					}
+					bar.Set(done)
+				}
+			}
+			res, err := simulate.Run(cfg)
+			if bar != nil {
+				bar.Finish()
+			}
+			if err != nil {
+				return err
+			}
+			if out != "" {
+				if err := res.WriteDir(out); err != nil {
+					return err
+				}
+			}
+			w := cmd.OutOrStdout()
+			if asJSON {
+				return output.WriteSummaryJSON(w, &res.Summary)
+			}
+			if err := output.WriteSummaryTable(w, &res.Summary); err != nil {
+				return err
+			}
+			if out != "" {
+				fmt.Fprintf(w, "results\t%s\n", out)
+			}
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&cfg.WorkloadPath, "workload", "", "SWF trace, plain or gzip (default: the built-in workload)")
+	f.StringVar(&cfg.Policy, "policy", "easy", "scheduling policy: fcfs, easy or conservative (see 'gridsched policies')")
+	f.IntVar(&cfg.Nodes, "nodes", 0, "platform of N single-processor nodes")
+	f.StringVar(&cfg.PlatformPath, "platform", "", "platform description (YAML)")
+	f.StringVar(&out, "out", "", "write jobs.csv, summary.json, schedule.swf and series.csv into this directory")
+	f.Uint64Var(&cfg.Seed, "seed", 1, "run seed (random streams of workloads and policies)")
+	f.StringVar(&overrun, "overrun", "kill", "job that outlives its requested time: kill (at the request) or extend (estimate grows by the request)")
+	f.BoolVar(&cfg.Rules.KeepCancelled, "keep-cancelled", false, "simulate cancelled-before-start records as zero-length jobs")
+	f.BoolVar(&cfg.Rules.ClampWide, "clamp-wide", false, "clamp jobs wider than the platform instead of skipping them")
+	f.IntVar(&cfg.Transform.Skip, "skip", 0, "drop the first N trace records")
+	f.IntVar(&cfg.Transform.First, "first", 0, "keep only the first N trace records (after --skip)")
+	f.Float64Var(&cfg.Transform.Scale, "arrival-scale", 0, "multiply submit times by this factor (0.8 raises the load by 1/0.8)")
+	f.IntVar(&cfg.Transform.MaxProcs, "max-procs", 0, "clamp every job to at most this many processors")
+	f.IntVar(&cfg.BuiltinJobs, "jobs", 2000, "built-in workload: number of jobs")
+	f.Float64Var(&cfg.BuiltinLoad, "load", 0.8, "built-in workload: offered load")
+	f.BoolVar(&asJSON, "json", false, "print the summary as JSON instead of a table")
+	f.BoolVar(&quiet, "quiet", false, "no progress bar")
+	return cmd
+}
+
+var _ io.Writer = os.Stderr

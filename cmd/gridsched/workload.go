@@ -1,0 +1,104 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/gridsched/gridsched/policy"
+	"github.com/gridsched/gridsched/workload"
+)
+
+func newWorkloadCmd() *cobra.Command {
+	cmd := &cobra.Command{Use: "workload", Short: "Inspect workloads"}
+	var pes int
+	var asJSON bool
+	stats := &cobra.Command{
+		Use:     "stats PATH",
+		Short:   "Describe a trace: jobs, span, header, sizes, runtimes, offered load and anomalies",
+		Example: `  gridsched workload stats ../shared/traces/SDSC-Par-1996-3.1-cln.swf.gz`,
+		Args:    cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			w, err := workload.LoadSWF(args[0], workload.Rules{}, workload.Transform{})
+			if err != nil {
+				return err
+			}
+			s := w.Describe(pes)
+			out := cmd.OutOrStdout()
+			if asJSON {
+				enc := json.NewEncoder(out)
+				enc.SetIndent("", "  ")
+				return enc.Encode(struct {
+					workload.Stats
+					Header map[string]string `json:"header"`
+				}{s, headerMap(w)})
+			}
+			tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
+			fmt.Fprintf(tw, "file\t%s\n", s.Name)
+			for _, f := range w.Header {
+				if !strings.EqualFold(f.Key, "Note") && !strings.EqualFold(f.Key, "Partition") && !strings.EqualFold(f.Key, "Queue") {
+					fmt.Fprintf(tw, "header %s\t%s\n", f.Key, f.Value)
+				}
+			}
+			fmt.Fprintf(tw, "records\t%d\n", s.Records)
+			fmt.Fprintf(tw, "simulatable jobs\t%d\n", s.Jobs)
+			fmt.Fprintf(tw, "span\t%.1f days (submits %g to %g s)\n", s.SpanDays, s.FirstSubmit, s.LastSubmit)
+			row := func(name string, x workload.Summary5) {
+				fmt.Fprintf(tw, "%s\tmin %g  median %g  mean %.1f  p95 %g  max %g\n", name, x.Min, x.Median, x.Mean, x.P95, x.Max)
+			}
+			row("processors", s.Processors)
+			fmt.Fprintf(tw, "serial fraction\t%.3f\n", s.SerialFrac)
+			fmt.Fprintf(tw, "power-of-two fraction\t%.3f of parallel jobs\n", s.Pow2Frac)
+			row("runtime (s)", s.Runtime)
+			row("inter-arrival (s)", s.InterArrival)
+			fmt.Fprintf(tw, "offered load\t%.3f on %d processors\n", s.OfferedLoad, s.Platform)
+			fmt.Fprintf(tw, "anomalies\t\n")
+			keys := make([]string, 0, len(s.Skipped))
+			for k := range s.Skipped {
+				keys = append(keys, k)
+			}
+			sort.Strings(keys)
+			for _, k := range keys {
+				fmt.Fprintf(tw, "  skipped: %s\t%d\n", k, s.Skipped[k])
+			}
+			fmt.Fprintf(tw, "  unsorted submit steps\t%d\n", s.UnsortedSteps)
+			fmt.Fprintf(tw, "  no requested time\t%d\n", s.NoEstimate)
+			fmt.Fprintf(tw, "  run longer than requested\t%d\n", s.OverEstimate)
+			fmt.Fprintf(tw, "  zero runtime\t%d\n", s.ZeroRuntime)
+			return tw.Flush()
+		},
+	}
+	stats.Flags().IntVar(&pes, "procs", 0, "platform size for the offered load (default: header MaxProcs)")
+	stats.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	cmd.AddCommand(stats)
+	return cmd
+}
+
+func headerMap(w *workload.Workload) map[string]string {
+	m := map[string]string{}
+	for _, f := range w.Header {
+		if _, ok := m[f.Key]; !ok {
+			m[f.Key] = f.Value
+		}
+	}
+	return m
+}
+
+func newPoliciesCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "policies",
+		Short: "List the registered scheduling policies",
+		Args:  cobra.NoArgs,
+		Run: func(cmd *cobra.Command, _ []string) {
+			tw := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 0, 2, ' ', 0)
+			for _, n := range policy.Names() {
+				fmt.Fprintf(tw, "%s\t%s\n", n, policy.Describe(n))
+			}
+			tw.Flush()
+		},
+	}
+}

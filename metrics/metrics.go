@@ -1,0 +1,223 @@
+// Package metrics turns a finished simulation into per-job records, a run
+// summary and time series. Definitions follow Feitelson et al. (facts
+// §2c): wait = start − submit; response = end − submit; slowdown =
+// response / run; bounded slowdown = max(1, response / max(run, τ)) with
+// τ = 10 s.
+package metrics
+
+import (
+	"math"
+	"slices"
+
+	"gonum.org/v1/gonum/stat"
+
+	"github.com/gridsched/gridsched/engine"
+)
+
+// Tau is the bounded-slowdown threshold in seconds.
+const Tau = 10.0
+
+// Record is one job's outcome.
+type Record struct {
+	ID          int64
+	Submit      float64
+	Start       float64 // NaN if the job never started
+	End         float64 // NaN if it never ended
+	Wait        float64
+	Response    float64
+	Run         float64 // wall time of the last run (end − start)
+	Slowdown    float64 // NaN when run is 0
+	BSLD        float64
+	Procs       int
+	Estimate    float64 // the scheduler's initial estimate
+	Alloc       string
+	State       engine.State
+	User        int
+	Preemptions int
+	LostTime    float64
+}
+
+// Records builds one record per job in arrival order.
+func Records(jobs []*engine.Job) []Record {
+	out := make([]Record, len(jobs))
+	for i, j := range jobs {
+		r := Record{
+			ID: j.ID, Submit: j.Submit, Start: j.Start, End: j.End, Procs: j.Procs,
+			Estimate: j.SchedEstimate(), State: j.State, User: j.User,
+			Preemptions: j.Preemptions, LostTime: j.LostTime,
+			Wait: math.NaN(), Response: math.NaN(), Run: math.NaN(), Slowdown: math.NaN(), BSLD: math.NaN(),
+		}
+		if !math.IsNaN(j.Start) {
+			r.Wait = j.Start - j.Submit
+			r.Alloc = j.Alloc.String()
+		}
+		if !math.IsNaN(j.Start) && !math.IsNaN(j.End) {
+			r.Run = j.End - j.Start
+			r.Response = j.End - j.Submit
+			if r.Run > 0 {
+				r.Slowdown = r.Response / r.Run
+			}
+			r.BSLD = max(1, r.Response/max(r.Run, Tau))
+		}
+		out[i] = r
+	}
+	return out
+}
+
+// Dist summarises one metric over jobs.
+type Dist struct {
+	Mean   float64 `json:"mean"`
+	Median float64 `json:"median"`
+	P95    float64 `json:"p95"`
+	Max    float64 `json:"max"`
+}
+
+func dist(x []float64) Dist {
+	if len(x) == 0 {
+		return Dist{}
+	}
+	slices.Sort(x)
+	return Dist{
+		Mean:   stat.Mean(x, nil),
+		Median: stat.Quantile(0.5, stat.Empirical, x, nil),
+		P95:    stat.Quantile(0.95, stat.Empirical, x, nil),
+		Max:    x[len(x)-1],
+	}
+}
+
+// Summary is the run summary.
+type Summary struct {
+	Policy      string         `json:"policy"`
+	Workload    string         `json:"workload"`
+	Platform    string         `json:"platform"`
+	Processors  int            `json:"processors"`
+	Jobs        int            `json:"jobs"`      // jobs simulated
+	Completed   int            `json:"completed"` // ran to their end
+	Killed      int            `json:"killed"`    // killed at their estimate
+	Failed      int            `json:"failed"`    // lost to node failures
+	Dropped     int            `json:"dropped"`   // preempted-and-dropped or rejected
+	Unfinished  int            `json:"unfinished"`
+	Skipped     map[string]int `json:"skipped"` // trace records not simulated, by reason
+	Wait        Dist           `json:"wait"`
+	Response    Dist           `json:"response"`
+	BSLD        Dist           `json:"bounded_slowdown"`
+	Utilization float64        `json:"utilization"`
+	Makespan    float64        `json:"makespan"`
+	Throughput  float64        `json:"throughput_per_hour"`
+	FirstSubmit float64        `json:"first_submit"`
+	LastEnd     float64        `json:"last_end"`
+}
+
+// Summarize computes the summary over the records of jobs that ran to an
+// end (completed or killed). Utilization is busy processor-time over
+// available processor-time between the first submit and the last end,
+// measured by the series (so nodes that are down do not count as
+// available); without a series it uses procs × span.
+func Summarize(recs []Record, procs int, series *Series) Summary {
+	s := Summary{Processors: procs, Jobs: len(recs), Skipped: map[string]int{}}
+	var wait, resp, bsld []float64
+	s.FirstSubmit = math.Inf(1)
+	s.LastEnd = math.Inf(-1)
+	busy := 0.0
+	for i := range recs {
+		r := &recs[i]
+		s.FirstSubmit = min(s.FirstSubmit, r.Submit)
+		switch r.State {
+		case engine.Completed:
+			s.Completed++
+		case engine.Killed:
+			s.Killed++
+		case engine.Failed:
+			s.Failed++
+		case engine.Dropped:
+			s.Dropped++
+		default:
+			s.Unfinished++
+		}
+		if !math.IsNaN(r.End) {
+			s.LastEnd = max(s.LastEnd, r.End)
+		}
+		if !math.IsNaN(r.Run) {
+			busy += r.Run * float64(r.Procs)
+		}
+		if r.State == engine.Completed || r.State == engine.Killed {
+			wait = append(wait, r.Wait)
+			resp = append(resp, r.Response)
+			bsld = append(bsld, r.BSLD)
+		}
+	}
+	if len(recs) == 0 || math.IsInf(s.LastEnd, -1) {
+		s.FirstSubmit, s.LastEnd = 0, 0
+		return s
+	}
+	s.Wait, s.Response, s.BSLD = dist(wait), dist(resp), dist(bsld)
+	s.Makespan = s.LastEnd - s.FirstSubmit
+	if s.Makespan > 0 {
+		s.Throughput = float64(s.Completed) / s.Makespan * 3600
+		avail := float64(procs) * s.Makespan
+		if series != nil {
+			b, a := series.Integrals(s.FirstSubmit, s.LastEnd)
+			busy, avail = b, a
+		}
+		if avail > 0 {
+			s.Utilization = busy / avail
+		}
+	}
+	return s
+}
+
+// Point is one step of the time series: the values hold from Time until
+// the next point.
+type Point struct {
+	Time    float64
+	Busy    int // busy processors
+	Avail   int // processors on nodes that are up
+	Queued  int // jobs waiting
+	Running int
+}
+
+// Series records the step functions of busy processors, available
+// processors and queue length. It is an engine.Observer; it keeps one
+// point per instant at which a value changed.
+type Series struct {
+	Points  []Point
+	running int
+}
+
+var _ engine.Observer = (*Series)(nil)
+
+func (s *Series) JobSubmitted(float64, *engine.Job) {}
+func (s *Series) JobStarted(float64, *engine.Job)   { s.running++ }
+func (s *Series) JobStopped(float64, *engine.Job)   { s.running-- }
+
+// Sample records the state after an event.
+func (s *Series) Sample(now float64, busy, avail, queued int) {
+	p := Point{Time: now, Busy: busy, Avail: avail, Queued: queued, Running: s.running}
+	if n := len(s.Points); n > 0 {
+		last := &s.Points[n-1]
+		if last.Busy == busy && last.Avail == avail && last.Queued == queued && last.Running == s.running {
+			return
+		}
+		if last.Time == now {
+			*last = p
+			return
+		}
+	}
+	s.Points = append(s.Points, p)
+}
+
+// Integrals returns ∫busy and ∫avail over [from, to).
+func (s *Series) Integrals(from, to float64) (busy, avail float64) {
+	for i, p := range s.Points {
+		end := to
+		if i+1 < len(s.Points) {
+			end = min(end, s.Points[i+1].Time)
+		}
+		start := max(p.Time, from)
+		if end > start {
+			busy += float64(p.Busy) * (end - start)
+			avail += float64(p.Avail) * (end - start)
+		}
+	}
+	return busy, avail
+}

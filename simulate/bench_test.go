@@ -1,0 +1,57 @@
+package simulate
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/gridsched/gridsched/internal/testenv"
+	"github.com/gridsched/gridsched/model"
+	"github.com/gridsched/gridsched/workload"
+)
+
+// BenchmarkTrace times a whole run on a real trace — reading and parsing
+// the gzip file, simulating, computing the records and summary — on one
+// goroutine. Reports jobs/s. Run with -benchmem and compare with
+// benchstat; BENCHMARKS.md records the results.
+func BenchmarkTrace(b *testing.B) {
+	for _, tr := range []string{"SDSC-BLUE-2000-4.2-cln.swf.gz", "CEA-Curie-2011-2.1-cln.swf.gz"} {
+		for _, pol := range []string{"fcfs", "easy", "conservative"} {
+			b.Run(fmt.Sprintf("%s/%s", tr[:9], pol), func(b *testing.B) {
+				path := testenv.Trace(b, tr)
+				jobs := 0
+				for i := 0; i < b.N; i++ {
+					r, err := Run(Config{WorkloadPath: path, Policy: pol})
+					if err != nil {
+						b.Fatal(err)
+					}
+					if r.Summary.Completed+r.Summary.Killed != r.Summary.Jobs {
+						b.Fatalf("not every job ran: %+v", r.Summary)
+					}
+					jobs = r.Summary.Jobs
+				}
+				b.ReportMetric(float64(jobs)*float64(b.N)/b.Elapsed().Seconds(), "jobs/s")
+			})
+		}
+	}
+}
+
+// BenchmarkGenerated1M simulates 1,000,000 built-in jobs on 1024
+// processors at load 0.8 (generation included).
+func BenchmarkGenerated1M(b *testing.B) {
+	for _, pol := range []string{"easy", "conservative"} {
+		b.Run(pol, func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				r, err := Run(Config{Policy: pol, BuiltinJobs: 1_000_000, BuiltinLoad: 0.8, Platform: model.Uniform("1024", 1024, 1), Nodes: 1024})
+				if err != nil {
+					b.Fatal(err)
+				}
+				if r.Summary.Completed != 1_000_000 {
+					b.Fatalf("completed %d", r.Summary.Completed)
+				}
+			}
+			b.ReportMetric(1e6*float64(b.N)/b.Elapsed().Seconds(), "jobs/s")
+		})
+	}
+}
+
+var _ = workload.SkipTooWide

@@ -1,0 +1,218 @@
+// Package simulate runs one simulation from a configuration: it loads the
+// workload, decides the platform, runs the engine under the named policy
+// and computes the metrics. The command line and the tests share it.
+package simulate
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/gridsched/gridsched/engine"
+	"github.com/gridsched/gridsched/metrics"
+	"github.com/gridsched/gridsched/model"
+	"github.com/gridsched/gridsched/output"
+	"github.com/gridsched/gridsched/policy"
+	"github.com/gridsched/gridsched/workload"
+)
+
+// Config describes one simulation.
+type Config struct {
+	WorkloadPath string  // SWF trace (plain or gzip); "" = the built-in workload
+	BuiltinJobs  int     // built-in workload size (default 2000)
+	BuiltinLoad  float64 // built-in workload offered load (default 0.8)
+
+	Policy string // registered policy name (default "easy")
+
+	// Platform: Platform if set, else PlatformPath (YAML), else Nodes
+	// single-processor nodes, else the trace header's MaxProcs (MaxNodes
+	// if absent) single-processor nodes, else the built-in platform.
+	Platform     *model.Platform
+	PlatformPath string
+	Nodes        int
+
+	Overrun   engine.Overrun
+	Rules     workload.Rules
+	Transform workload.Transform
+	Seed      uint64
+	Series    bool // record the utilization / queue-length time series
+
+	// Progress, if set, is called now and then with the number of jobs
+	// that have finished and the number of jobs.
+	Progress func(done, total int)
+}
+
+// Result is a finished simulation.
+type Result struct {
+	Config   Config
+	Workload *workload.Workload
+	Platform *model.Platform
+	Engine   *engine.Engine
+	Records  []metrics.Record
+	Summary  metrics.Summary
+	Series   *metrics.Series
+}
+
+// Load reads the workload and decides the platform of cfg, applying the
+// too-wide rule.
+func Load(cfg *Config) (*workload.Workload, *model.Platform, error) {
+	var w *workload.Workload
+	if cfg.WorkloadPath == "" {
+		n, load := cfg.BuiltinJobs, cfg.BuiltinLoad
+		if n == 0 {
+			n = 2000
+		}
+		if load == 0 {
+			load = 0.8
+		}
+		pes := model.DefaultPlatform().TotalPEs()
+		if cfg.Nodes > 0 {
+			pes = cfg.Nodes
+		}
+		jobs, err := workload.Builtin(cfg.Seed, n, pes, load)
+		if err != nil {
+			return nil, nil, err
+		}
+		w = &workload.Workload{Name: fmt.Sprintf("builtin(jobs=%d,load=%g,seed=%d)", n, load, cfg.Seed), Jobs: jobs, Records: n, Skipped: map[string]int{}}
+	} else {
+		var err error
+		w, err = workload.LoadSWF(cfg.WorkloadPath, cfg.Rules, cfg.Transform)
+		if err != nil {
+			return nil, nil, err
+		}
+	}
+	p := cfg.Platform
+	switch {
+	case p != nil:
+	case cfg.PlatformPath != "":
+		data, err := os.ReadFile(cfg.PlatformPath)
+		if err != nil {
+			return nil, nil, err
+		}
+		if p, err = model.ParsePlatform(cfg.PlatformPath, data); err != nil {
+			return nil, nil, err
+		}
+	case cfg.Nodes > 0:
+		p = model.Uniform(fmt.Sprintf("%d nodes", cfg.Nodes), cfg.Nodes, 1)
+	case cfg.WorkloadPath == "":
+		p = model.DefaultPlatform()
+	default:
+		n := w.MaxProcs()
+		if n <= 0 {
+			return nil, nil, fmt.Errorf("%s: the header gives no MaxProcs or MaxNodes; say the platform with --nodes or --platform", cfg.WorkloadPath)
+		}
+		p = model.Uniform(fmt.Sprintf("%d nodes (trace MaxProcs)", n), n, 1)
+	}
+	w.FitPlatform(p.TotalPEs(), cfg.Rules)
+	return w, p, nil
+}
+
+// Run simulates cfg.
+func Run(cfg Config) (*Result, error) {
+	w, p, err := Load(&cfg)
+	if err != nil {
+		return nil, err
+	}
+	return RunLoaded(cfg, w, p)
+}
+
+// RunLoaded simulates an already loaded workload on p. The workload's
+// jobs are not modified, so one load can serve several policies.
+func RunLoaded(cfg Config, w *workload.Workload, p *model.Platform) (*Result, error) {
+	if cfg.Policy == "" {
+		cfg.Policy = "easy"
+	}
+	pol, err := policy.New(cfg.Policy, nil)
+	if err != nil {
+		return nil, err
+	}
+	e := engine.New(p, w.Jobs, pol, engine.Options{Overrun: cfg.Overrun})
+	r := &Result{Config: cfg, Workload: w, Platform: p, Engine: e}
+	if cfg.Series {
+		r.Series = &metrics.Series{}
+		e.Observe(r.Series)
+	}
+	if cfg.Progress != nil {
+		e.Observe(&progress{total: len(w.Jobs), step: max(1, len(w.Jobs)/200), f: cfg.Progress})
+	}
+	if err := e.Run(); err != nil {
+		return nil, fmt.Errorf("policy %s on %s: %w", cfg.Policy, w.Name, err)
+	}
+	r.Records = metrics.Records(e.Jobs())
+	r.Summary = metrics.Summarize(r.Records, p.TotalPEs(), r.Series)
+	r.Summary.Policy = cfg.Policy
+	r.Summary.Workload = w.Name
+	r.Summary.Platform = p.Name
+	for k, v := range w.Skipped {
+		if v > 0 {
+			r.Summary.Skipped[k] = v
+		}
+	}
+	return r, nil
+}
+
+type progress struct {
+	done, total, step int
+	f                 func(int, int)
+}
+
+func (p *progress) JobSubmitted(float64, *engine.Job) {}
+func (p *progress) JobStarted(float64, *engine.Job)   {}
+func (p *progress) JobStopped(_ float64, j *engine.Job) {
+	if !j.State.Terminal() {
+		return
+	}
+	p.done++
+	if p.done%p.step == 0 || p.done == p.total {
+		p.f(p.done, p.total)
+	}
+}
+func (p *progress) Sample(float64, int, int, int) {}
+
+// Files written by WriteDir.
+const (
+	JobsFile     = "jobs.csv"
+	SummaryFile  = "summary.json"
+	ScheduleFile = "schedule.swf"
+	SeriesFile   = "series.csv"
+)
+
+// WriteDir writes jobs.csv, summary.json, schedule.swf and (with a
+// series) series.csv into dir, creating it. Each file is written whole to
+// a temporary name and renamed, so a failure never leaves a truncated
+// file; a failure on one file does not stop the others.
+func (r *Result) WriteDir(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	write := func(name string, f func(*os.File) error) error {
+		path := filepath.Join(dir, name)
+		tmp, err := os.CreateTemp(dir, "."+name+"-*")
+		if err != nil {
+			return err
+		}
+		if err := f(tmp); err != nil {
+			tmp.Close()
+			os.Remove(tmp.Name())
+			return fmt.Errorf("%s: %w", path, err)
+		}
+		if err := tmp.Close(); err != nil {
+			os.Remove(tmp.Name())
+			return fmt.Errorf("%s: %w", path, err)
+		}
+		return os.Rename(tmp.Name(), path)
+	}
+	errs := []error{
+		write(JobsFile, func(f *os.File) error { return output.WriteJobs(f, r.Records) }),
+		write(SummaryFile, func(f *os.File) error { return output.WriteSummaryJSON(f, &r.Summary) }),
+		write(ScheduleFile, func(f *os.File) error {
+			note := fmt.Sprintf("schedule simulated by gridsched, policy %s, platform %s (%d processors)", r.Config.Policy, r.Platform.Name, r.Platform.TotalPEs())
+			return output.WriteScheduleSWF(f, r.Engine.Jobs(), r.Workload.Header, note)
+		}),
+	}
+	if r.Series != nil {
+		errs = append(errs, write(SeriesFile, func(f *os.File) error { return output.WriteSeries(f, r.Series) }))
+	}
+	return errors.Join(errs...)
+}
