@@ -98,19 +98,7 @@ func (c *Conservative) Schedule(v *engine.View, p *engine.Plan) {
 		}
 		if c.compress {
 			c.compress = false
-			for _, j := range c.q {
-				r := *c.resOf(j)
-				if math.IsNaN(r) || r <= now {
-					continue
-				}
-				// A job can only move earlier if enough processors are
-				// free at some instant before its reservation.
-				if !math.IsInf(r, 1) && c.run.prof.MaxOver(now, r) < j.Procs {
-					continue
-				}
-				c.unplace(j)
-				c.place(now, j)
-			}
+			c.compressQueue(now)
 		}
 		for _, j := range c.todo {
 			if j.State == engine.Queued && math.IsNaN(*c.resOf(j)) {
@@ -124,6 +112,26 @@ func (c *Conservative) Schedule(v *engine.View, p *engine.Plan) {
 		// A reservation that has come cannot start although no running
 		// job is due to end: the schedule no longer matches the platform.
 		c.rebuild = true
+	}
+}
+
+// compressQueue moves each queued job, in arrival order, to its earliest
+// feasible slot if that is earlier than its reservation (one pass, as
+// Mu'alem & Feitelson describe compression).
+func (c *Conservative) compressQueue(now float64) {
+	for _, j := range c.q {
+		r := *c.resOf(j)
+		if math.IsNaN(r) || r <= now {
+			continue
+		}
+		t := c.run.prof.EarliestFitBefore(now, j.Est, j.Procs, r)
+		if math.IsInf(t, 1) {
+			continue // no earlier slot
+		}
+		c.unplace(j)
+		c.run.prof.Reserve(t, t+j.Est, j.Procs)
+		*c.resOf(j) = t
+		heap.Push(&c.due, dueEntry{t: t, j: j})
 	}
 }
 

@@ -109,23 +109,50 @@ func (p *Profile) merge(a, b int32) int32 {
 
 // Add adds d to the delta at time t.
 func (p *Profile) Add(t float64, d int) {
-	if d == 0 {
-		return
+	if d != 0 {
+		p.root = p.add(p.root, t, d)
 	}
-	l, r := p.split(p.root, t, false)
-	m, r := p.split(r, t, true)
-	if m == 0 {
-		m = p.newNode(t, d)
-	} else {
-		p.nodes[m].d += d
-		if p.nodes[m].d == 0 {
-			p.free = append(p.free, m)
-			m = 0
-		} else {
-			p.pull(m)
+}
+
+// add is a treap insert-or-update in one descent: the point at key t gets
+// d more; a point whose delta becomes zero is removed.
+func (p *Profile) add(i int32, t float64, d int) int32 {
+	if i == 0 {
+		return p.newNode(t, d)
+	}
+	n := &p.nodes[i]
+	switch {
+	case t < n.key:
+		l := p.add(n.left, t, d)
+		p.nodes[i].left = l
+		if l != 0 && p.nodes[l].prio > p.nodes[i].prio {
+			// rotate right
+			p.nodes[i].left = p.nodes[l].right
+			p.pull(i)
+			p.nodes[l].right = i
+			p.pull(l)
+			return l
+		}
+	case t > n.key:
+		r := p.add(n.right, t, d)
+		p.nodes[i].right = r
+		if r != 0 && p.nodes[r].prio > p.nodes[i].prio {
+			// rotate left
+			p.nodes[i].right = p.nodes[r].left
+			p.pull(i)
+			p.nodes[r].left = i
+			p.pull(r)
+			return r
+		}
+	default:
+		n.d += d
+		if n.d == 0 {
+			p.free = append(p.free, i)
+			return p.merge(n.left, n.right)
 		}
 	}
-	p.root = p.merge(p.merge(l, m), r)
+	p.pull(i)
+	return i
 }
 
 // Reserve subtracts procs over [start, end).
@@ -272,17 +299,30 @@ func (p *Profile) maxOver(i int32, acc int, from, to float64, best *int) {
 // throughout [t, t+dur) (and at t itself when dur is 0), or +Inf if there
 // is none.
 func (p *Profile) EarliestFit(from, dur float64, need int) float64 {
+	return p.EarliestFitBefore(from, dur, need, math.Inf(1))
+}
+
+// EarliestFitBefore returns the earliest t in [from, limit) such that
+// free >= need throughout [t, min(t+dur, limit)) and at t, or +Inf if
+// there is none. Conservative backfilling uses it with limit = a job's
+// current reservation start, with that reservation still in the profile:
+// beyond its own start the job's reservation frees what it would need, so
+// the test is exact without touching the profile.
+func (p *Profile) EarliestFitBefore(from, dur float64, need int, limit float64) float64 {
 	t := from
+	if t >= limit {
+		return math.Inf(1)
+	}
 	v := p.Value(t)
 	for {
 		if v < need {
 			k, ok := p.FirstAtLeast(t, need)
-			if !ok {
+			if !ok || k >= limit {
 				return math.Inf(1)
 			}
 			t = k
 		}
-		k, ok := p.FirstBelow(t, t+dur, need)
+		k, ok := p.FirstBelow(t, min(t+dur, limit), need)
 		if !ok {
 			return t
 		}

@@ -34,6 +34,10 @@ func (n *naive) keys() []float64 {
 }
 
 func (n *naive) earliestFit(from, dur float64, need int) float64 {
+	return n.earliestFitBefore(from, dur, need, math.Inf(1))
+}
+
+func (n *naive) earliestFitBefore(from, dur float64, need int, limit float64) float64 {
 	cands := []float64{from}
 	for _, k := range n.keys() {
 		if k > from {
@@ -42,9 +46,12 @@ func (n *naive) earliestFit(from, dur float64, need int) float64 {
 	}
 	best := math.Inf(1)
 	for _, t := range cands {
+		if t >= limit {
+			continue
+		}
 		ok := n.value(t) >= need
 		for _, k := range n.keys() {
-			if k > t && k < t+dur && n.value(k) < need {
+			if k > t && k < min(t+dur, limit) && n.value(k) < need {
 				ok = false
 			}
 		}
@@ -78,6 +85,10 @@ func TestProfileMatchesNaive(t *testing.T) {
 			dur := float64(rapid.IntRange(0, 10).Draw(t, "dur"))
 			if got, want := p.EarliestFit(q, dur, need), m.earliestFit(q, dur, need); got != want {
 				t.Fatalf("EarliestFit(%g, %g, %d) = %g, want %g", q, dur, need, got, want)
+			}
+			limit := float64(rapid.IntRange(0, 35).Draw(t, "limit"))
+			if got, want := p.EarliestFitBefore(q, dur, need, limit), m.earliestFitBefore(q, dur, need, limit); got != want {
+				t.Fatalf("EarliestFitBefore(%g, %g, %d, %g) = %g, want %g", q, dur, need, limit, got, want)
 			}
 			to := q + dur
 			want := m.value(q)
