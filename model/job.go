@@ -51,12 +51,24 @@ func NewJob(id int64, submit, runtime float64, procs int) Job {
 	}
 }
 
+// MinEstimate is the smallest estimate a scheduler sees, in seconds. A
+// job with no requested time and runtime 0 would otherwise have a zero
+// estimate, i.e. a reservation that occupies no time at all, which lets a
+// conservative scheduler promise its processors to another job at the
+// same instant.
+const MinEstimate = 1.0
+
 // SchedEstimate is the runtime estimate a scheduler sees: the requested
 // time when the job has one, else the actual runtime (a "perfect"
-// estimate, the usual convention for traces without requested times).
+// estimate, the usual convention for traces without requested times),
+// and never less than MinEstimate when it would be zero.
 func (j *Job) SchedEstimate() float64 {
+	e := j.Runtime
 	if j.Estimate > 0 {
-		return j.Estimate
+		e = j.Estimate
 	}
-	return j.Runtime
+	if e <= 0 {
+		return MinEstimate
+	}
+	return e
 }

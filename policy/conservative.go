@@ -29,6 +29,11 @@ type Conservative struct {
 	todo []*engine.Job
 
 	compress, rebuild bool
+	wake              float64 // time of the timer already asked for (NaN: none)
+
+	// OnReserve, if set, is called for every reservation made or moved
+	// (for tests and traces).
+	OnReserve func(j *engine.Job, start float64)
 }
 
 var _ engine.Policy = (*Conservative)(nil)
@@ -36,7 +41,7 @@ var _ engine.Policy = (*Conservative)(nil)
 // NewConservative returns conservative backfilling using sel for node
 // selection.
 func NewConservative(sel NodeSelector) *Conservative {
-	return &Conservative{sel: sel, run: newRunningSet()}
+	return &Conservative{sel: sel, run: newRunningSet(), wake: math.NaN()}
 }
 
 func (c *Conservative) resOf(j *engine.Job) *float64 {
@@ -70,6 +75,9 @@ func (c *Conservative) Notify(v *engine.View, n engine.Notice) {
 func (c *Conservative) place(now float64, j *engine.Job) {
 	t := c.run.prof.EarliestFit(now, j.Est, j.Procs)
 	*c.resOf(j) = t
+	if c.OnReserve != nil {
+		c.OnReserve(j, t)
+	}
 	if !math.IsInf(t, 1) {
 		c.run.prof.Reserve(t, t+j.Est, j.Procs)
 		heap.Push(&c.due, dueEntry{t: t, j: j})
@@ -107,6 +115,7 @@ func (c *Conservative) Schedule(v *engine.View, p *engine.Plan) {
 		}
 		c.todo = c.todo[:0]
 		if c.startDue(v, p) {
+			c.armTimer(v, p)
 			return
 		}
 		// A reservation that has come cannot start although no running
@@ -131,47 +140,67 @@ func (c *Conservative) compressQueue(now float64) {
 		c.unplace(j)
 		c.run.prof.Reserve(t, t+j.Est, j.Procs)
 		*c.resOf(j) = t
+		if c.OnReserve != nil {
+			c.OnReserve(j, t)
+		}
 		heap.Push(&c.due, dueEntry{t: t, j: j})
 	}
 }
 
-// startDue starts every job whose reservation has come. It reports false
-// when one of them cannot start and no running job is expected to free
-// processors at or before now.
+// armTimer makes sure the policy is consulted at the earliest reservation
+// start. That time was a profile point (an expected end or a reservation
+// end) when the reservation was made, but that job may have ended early
+// or moved, leaving no event there.
+func (c *Conservative) armTimer(v *engine.View, p *engine.Plan) {
+	for len(c.due) > 0 {
+		e := c.due[0]
+		if e.j.State == engine.Queued && *c.resOf(e.j) == e.t {
+			break
+		}
+		heap.Pop(&c.due) // stale
+	}
+	if len(c.due) == 0 {
+		return
+	}
+	t := c.due[0].t
+	if t > v.Now() && (math.IsNaN(c.wake) || c.wake <= v.Now() || t < c.wake) {
+		c.wake = t
+		p.Timer(t, 0)
+	}
+}
+
+// startDue starts, in reservation order, every job whose reservation has
+// come. When one cannot start yet because processors are still held by
+// jobs that end at this very instant (their completions are handled after
+// arrivals), it and every later due job wait for the next pass at the same
+// instant, so the reservation order holds. It reports false when a due
+// job cannot start and no such completion is pending: the schedule no
+// longer matches the platform.
 func (c *Conservative) startDue(v *engine.View, p *engine.Plan) bool {
 	now := v.Now()
-	var blocked []dueEntry
 	for len(c.due) > 0 && c.due[0].t <= now {
-		e := heap.Pop(&c.due).(dueEntry)
+		e := c.due[0]
 		j := e.j
 		if j.State != engine.Queued || *c.resOf(j) != e.t {
-			continue // stale entry
-		}
-		if tryStart(v, p, c.sel, j) {
-			c.run.prof.Unreserve(e.t, e.t+j.Est, j.Procs)
-			*c.resOf(j) = math.NaN()
-			c.run.prof.Base = v.FreePEs()
-			c.run.started(j)
-			c.q = c.q.remove(j)
+			heap.Pop(&c.due) // stale entry
 			continue
 		}
-		blocked = append(blocked, e)
-	}
-	for _, e := range blocked {
-		heap.Push(&c.due, e)
-	}
-	if len(blocked) == 0 {
-		return true
-	}
-	// Processors still held by jobs expected to end by now will be freed
-	// by completions at this same instant (arrivals are handled first);
-	// wait for them.
-	for _, r := range v.Running() {
-		if r.ExpectedEnd() <= now {
-			return true
+		if !tryStart(v, p, c.sel, j) {
+			for _, r := range v.Running() {
+				if r.ExpectedEnd() <= now {
+					return true
+				}
+			}
+			return false
 		}
+		heap.Pop(&c.due)
+		c.run.prof.Unreserve(e.t, e.t+j.Est, j.Procs)
+		*c.resOf(j) = math.NaN()
+		c.run.prof.Base = v.FreePEs()
+		c.run.started(j)
+		c.q = c.q.remove(j)
 	}
-	return false
+	return true
 }
 
 type dueEntry struct {

@@ -26,6 +26,11 @@ type EASY struct {
 	sel NodeSelector
 	q   queue
 	run runningSet
+
+	// OnShadow, if set, is called with the queue head and its shadow time
+	// each time a new job becomes the blocked head (for tests and traces).
+	OnShadow func(head *engine.Job, shadow float64)
+	lastHead *engine.Job
 }
 
 var _ engine.Policy = (*EASY)(nil)
@@ -76,6 +81,11 @@ func (e *EASY) Schedule(v *engine.View, p *engine.Plan) {
 		started++
 	}
 	e.q = e.q[started:]
+	if e.OnShadow != nil && len(e.q) > 0 && e.q[0] != e.lastHead {
+		e.lastHead = e.q[0]
+		sh, _ := e.shadow(v, e.q[0])
+		e.OnShadow(e.q[0], sh)
+	}
 	if len(e.q) < 2 || v.FreePEs() == 0 {
 		return
 	}

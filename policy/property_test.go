@@ -1,0 +1,216 @@
+package policy_test
+
+import (
+	"flag"
+	"math"
+	"os"
+	"testing"
+
+	"pgregory.net/rapid"
+
+	"github.com/gridsched/gridsched/engine"
+	"github.com/gridsched/gridsched/model"
+	"github.com/gridsched/gridsched/policy"
+)
+
+// TestMain raises rapid's default of 100 cases to 300 random workloads
+// per property unless -rapid.checks is given.
+func TestMain(m *testing.M) {
+	flag.Parse()
+	set := false
+	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "rapid.checks" })
+	if !set {
+		flag.Set("rapid.checks", "300")
+	}
+	os.Exit(m.Run())
+}
+
+type estimateKind int
+
+const (
+	exact estimateKind = iota // estimate = runtime
+	over                      // estimate >= runtime
+	any                       // estimate may be shorter (jobs get killed)
+)
+
+// genCase draws a platform and a workload.
+func genCase(t *rapid.T, est estimateKind) (*model.Platform, []model.Job) {
+	var p *model.Platform
+	if rapid.Bool().Draw(t, "multi-pe") {
+		p = &model.Platform{Name: "mixed"}
+		for i, n := 0, rapid.IntRange(1, 6).Draw(t, "nodes"); i < n; i++ {
+			p.Nodes = append(p.Nodes, model.NodeSpec{PEs: rapid.IntRange(1, 4).Draw(t, "pes"), Speed: 1})
+		}
+	} else {
+		p = model.Uniform("u", rapid.IntRange(1, 16).Draw(t, "procs"), 1)
+	}
+	total := p.TotalPEs()
+	n := rapid.IntRange(1, 40).Draw(t, "jobs")
+	jobs := make([]model.Job, n)
+	for i := range jobs {
+		run := float64(rapid.IntRange(0, 40).Draw(t, "run"))
+		j := model.NewJob(int64(i+1), float64(rapid.IntRange(0, 60).Draw(t, "submit")), run, rapid.IntRange(1, total).Draw(t, "size"))
+		switch est {
+		case exact:
+			j.Estimate = run
+			if run == 0 {
+				j.Estimate = -1 // no estimate: the runtime is used
+			}
+		case over:
+			j.Estimate = run + float64(rapid.IntRange(0, 40).Draw(t, "slack"))
+		case any:
+			j.Estimate = float64(rapid.IntRange(1, 60).Draw(t, "est"))
+		}
+		jobs[i] = j
+	}
+	return p, jobs
+}
+
+// checker is an observer that asserts the engine-level invariants on
+// every event: per-node processor use never exceeds the node, busy never
+// exceeds available, no job starts before it is submitted.
+type checker struct {
+	t    *rapid.T
+	used map[int32]int
+	pes  []int
+}
+
+func (c *checker) JobSubmitted(float64, *engine.Job) {}
+func (c *checker) JobStarted(now float64, j *engine.Job) {
+	if now < j.Submit {
+		c.t.Fatalf("job %d starts at %g before its submit %g", j.ID, now, j.Submit)
+	}
+	for _, s := range j.Alloc {
+		for n := s.First; n < s.First+s.Count; n++ {
+			c.used[n] += int(s.PEs)
+			if c.used[n] > c.pes[n] {
+				c.t.Fatalf("node %d oversubscribed at %g: %d of %d", n, now, c.used[n], c.pes[n])
+			}
+		}
+	}
+}
+func (c *checker) JobStopped(now float64, j *engine.Job) {
+	for _, s := range j.Alloc {
+		for n := s.First; n < s.First+s.Count; n++ {
+			c.used[n] -= int(s.PEs)
+		}
+	}
+}
+func (c *checker) Sample(now float64, busy, avail, queued int) {
+	if busy > avail || busy < 0 {
+		c.t.Fatalf("busy %d of %d at %g", busy, avail, now)
+	}
+}
+
+func simulate(t *rapid.T, p *model.Platform, jobs []model.Job, pol engine.Policy, o engine.Overrun) *engine.Engine {
+	e := engine.New(p, jobs, pol, engine.Options{Overrun: o})
+	c := &checker{t: t, used: map[int32]int{}}
+	for _, n := range p.Nodes {
+		c.pes = append(c.pes, n.PEs)
+	}
+	e.Observe(c)
+	if err := e.Run(); err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+// checkEnds: every job ran, and ended exactly its runtime after its start
+// — or its estimate, when it was killed at the estimate.
+func checkEnds(t *rapid.T, e *engine.Engine, o engine.Overrun) {
+	for _, j := range e.Jobs() {
+		switch {
+		case j.State == engine.Completed && j.End-j.Start != j.Runtime:
+			t.Fatalf("job %d ran %g, runtime %g", j.ID, j.End-j.Start, j.Runtime)
+		case j.State == engine.Killed && (o != engine.OverrunKill || j.End-j.Start != j.Estimate || j.Runtime <= j.Estimate):
+			t.Fatalf("job %d killed after %g (estimate %g, runtime %g)", j.ID, j.End-j.Start, j.Estimate, j.Runtime)
+		case j.State != engine.Completed && j.State != engine.Killed:
+			t.Fatalf("job %d ended %s", j.ID, j.State)
+		}
+	}
+}
+
+func TestPropertyEveryPolicy(t *testing.T) {
+	for _, name := range policy.Names() {
+		t.Run(name, func(t *testing.T) {
+			rapid.Check(t, func(t *rapid.T) {
+				kind := estimateKind(rapid.IntRange(0, 2).Draw(t, "estimates"))
+				o := engine.Overrun(rapid.IntRange(0, 1).Draw(t, "overrun"))
+				p, jobs := genCase(t, kind)
+				pol, _ := policy.New(name, nil)
+				e := simulate(t, p, jobs, pol, o)
+				checkEnds(t, e, o)
+			})
+		})
+	}
+}
+
+// TestPropertyFCFSOrder: FCFS starts jobs in submit order.
+func TestPropertyFCFSOrder(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		p, jobs := genCase(t, any)
+		e := simulate(t, p, jobs, policy.NewFCFS(policy.FirstFit{}), engine.OverrunKill)
+		last := math.Inf(-1)
+		for _, j := range e.Jobs() { // arrival order
+			if j.Start < last {
+				t.Fatalf("job %d starts at %g, before an earlier arrival's start %g", j.ID, j.Start, last)
+			}
+			last = j.Start
+		}
+	})
+}
+
+// TestPropertyEASYShadow: with exact estimates the queue head never starts
+// later than the shadow time computed when it became the head (Lifka
+// 1995; Mu'alem & Feitelson 2001, §2.1: "the first job is guaranteed").
+func TestPropertyEASYShadow(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		p, jobs := genCase(t, exact)
+		pol := policy.NewEASY(policy.FirstFit{})
+		shadow := map[*engine.Job]float64{}
+		pol.OnShadow = func(j *engine.Job, s float64) {
+			if _, seen := shadow[j]; !seen {
+				shadow[j] = s
+			}
+		}
+		e := simulate(t, p, jobs, pol, engine.OverrunKill)
+		if len(shadow) == 0 && len(jobs) > 1 {
+			// Not a failure: every job may have started at once.
+		}
+		for j, s := range shadow {
+			if j.Start > s {
+				t.Fatalf("head job %d starts at %g after its shadow time %g", j.ID, j.Start, s)
+			}
+		}
+		checkEnds(t, e, engine.OverrunKill)
+	})
+}
+
+// TestPropertyConservativeReservation: with estimates that are upper
+// bounds, no job starts later than its first reservation (Mu'alem &
+// Feitelson 2001, §2.2: reservations are never delayed, compression only
+// moves jobs earlier).
+func TestPropertyConservativeReservation(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		p, jobs := genCase(t, estimateKind(rapid.IntRange(0, 1).Draw(t, "kind")))
+		pol := policy.NewConservative(policy.FirstFit{})
+		first := map[*engine.Job]float64{}
+		pol.OnReserve = func(j *engine.Job, s float64) {
+			if old, seen := first[j]; !seen {
+				first[j] = s
+			} else if s > old {
+				t.Fatalf("job %d's reservation moved later: %g → %g", j.ID, old, s)
+			}
+		}
+		e := simulate(t, p, jobs, pol, engine.OverrunKill)
+		for _, j := range e.Jobs() {
+			s, ok := first[j]
+			if !ok {
+				t.Fatalf("job %d got no reservation", j.ID)
+			}
+			if j.Start > s {
+				t.Fatalf("job %d starts at %g after its first reservation %g", j.ID, j.Start, s)
+			}
+		}
+	})
+}
