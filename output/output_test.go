@@ -1,0 +1,65 @@
+package output_test
+
+import (
+	"bytes"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/gridsched/gridsched/engine"
+	. "github.com/gridsched/gridsched/internal/simtest"
+	"github.com/gridsched/gridsched/metrics"
+	"github.com/gridsched/gridsched/model"
+	"github.com/gridsched/gridsched/output"
+	"github.com/gridsched/gridsched/policy"
+	"github.com/gridsched/gridsched/swf"
+)
+
+// The classic backfilling case plus J4 (1 proc, asks 4 s, needs 9): at
+// 2.5 nothing is free; at 7 it would end at 11, after J2's shadow time 10,
+// and there are no extra processors; so it starts after J2, at 15, and is
+// killed at its estimate, 19.
+func run(t *testing.T) *engine.Engine {
+	return Run(t, model.Uniform("t", 4, 1), Jobs(
+		J(1).At(0).Procs(2).Run(10).Est(10).User(3),
+		J(2).At(1).Procs(4).Run(5).Est(5).User(4),
+		J(3).At(2).Procs(2).Run(5).Est(5).User(3),
+		J(4).At(2.5).Procs(1).Run(9).Est(4).User(5),
+	), policy.NewEASY(policy.FirstFit{}), engine.Options{})
+}
+
+func TestJobsCSV(t *testing.T) {
+	var b bytes.Buffer
+	if err := output.WriteJobs(&b, metrics.Records(run(t).Jobs())); err != nil {
+		t.Fatal(err)
+	}
+	want := `job_id,submission_time,requested_number_of_resources,requested_time,success,final_state,starting_time,execution_time,finish_time,waiting_time,turnaround_time,stretch,allocated_resources,bounded_slowdown,user,preemptions,lost_time
+1,0,2,10,1,COMPLETED_SUCCESSFULLY,0,10,10,0,10,1,0-1,1,3,0,0
+2,1,4,5,1,COMPLETED_SUCCESSFULLY,10,5,15,9,14,2.8,0-3,1.4,4,0,0
+3,2,2,5,1,COMPLETED_SUCCESSFULLY,2,5,7,0,5,1,2-3,1,3,0,0
+4,2.5,1,4,0,COMPLETED_WALLTIME_REACHED,15,4,19,12.5,16.5,4.125,0,1.65,5,0,0
+`
+	if diff := cmp.Diff(want, b.String()); diff != "" {
+		t.Errorf("jobs.csv (-want +got):\n%s", diff)
+	}
+}
+
+// TestScheduleSWF: the simulated schedule is SWF with the simulated wait,
+// run and status, and reads back with our own reader.
+func TestScheduleSWF(t *testing.T) {
+	var b bytes.Buffer
+	e := run(t)
+	if err := output.WriteScheduleSWF(&b, e.Jobs(), swf.Header{{Key: "MaxProcs", Value: "4"}}, "test"); err != nil {
+		t.Fatal(err)
+	}
+	want := `; Version: 2.2
+; MaxProcs: 4
+; Note: test
+1 0 0 10 2 -1 -1 -1 10 -1 1 3 -1 -1 -1 -1 -1 -1
+2 1 9 5 4 -1 -1 -1 5 -1 1 4 -1 -1 -1 -1 -1 -1
+3 2 0 5 2 -1 -1 -1 5 -1 1 3 -1 -1 -1 -1 -1 -1
+4 2.5 12.5 4 1 -1 -1 -1 4 -1 0 5 -1 -1 -1 -1 -1 -1
+`
+	if diff := cmp.Diff(want, b.String()); diff != "" {
+		t.Errorf("schedule.swf (-want +got):\n%s", diff)
+	}
+}
