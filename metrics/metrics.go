@@ -17,39 +17,26 @@ import (
 // Tau is the bounded-slowdown threshold in seconds.
 const Tau = 10.0
 
-// Record is one job's outcome.
+// Record is one job's outcome: the job (with its simulated start, end,
+// allocation and state) and the metrics derived from it. Unknown values
+// (a job that never started or never ended) are NaN.
 type Record struct {
-	ID          int64
-	Submit      float64
-	Start       float64 // NaN if the job never started
-	End         float64 // NaN if it never ended
-	Wait        float64
-	Response    float64
-	Run         float64 // wall time of the last run (end − start)
-	Slowdown    float64 // NaN when run is 0
-	BSLD        float64
-	Procs       int
-	Estimate    float64 // the scheduler's initial estimate
-	Alloc       string
-	State       engine.State
-	User        int
-	Preemptions int
-	LostTime    float64
+	*engine.Job
+	Wait     float64
+	Response float64
+	Run      float64 // wall time of the last run (end − start)
+	Slowdown float64 // response / run; NaN when run is 0
+	BSLD     float64
 }
 
 // Records builds one record per job in arrival order.
 func Records(jobs []*engine.Job) []Record {
 	out := make([]Record, len(jobs))
+	nan := math.NaN()
 	for i, j := range jobs {
-		r := Record{
-			ID: j.ID, Submit: j.Submit, Start: j.Start, End: j.End, Procs: j.Procs,
-			Estimate: j.SchedEstimate(), State: j.State, User: j.User,
-			Preemptions: j.Preemptions, LostTime: j.LostTime,
-			Wait: math.NaN(), Response: math.NaN(), Run: math.NaN(), Slowdown: math.NaN(), BSLD: math.NaN(),
-		}
+		r := Record{Job: j, Wait: nan, Response: nan, Run: nan, Slowdown: nan, BSLD: nan}
 		if !math.IsNaN(j.Start) {
 			r.Wait = j.Start - j.Submit
-			r.Alloc = j.Alloc.String()
 		}
 		if !math.IsNaN(j.Start) && !math.IsNaN(j.End) {
 			r.Run = j.End - j.Start

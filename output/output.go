@@ -68,7 +68,7 @@ func WriteJobs(w io.Writer, recs []metrics.Record) error {
 		b = append(b, ',')
 		b = strconv.AppendInt(b, int64(r.Procs), 10)
 		b = append(b, ',')
-		b = num(b, r.Estimate)
+		b = num(b, r.SchedEstimate())
 		b = append(b, ',')
 		if r.State == engine.Completed {
 			b = append(b, '1')
@@ -82,12 +82,15 @@ func WriteJobs(w io.Writer, recs []metrics.Record) error {
 			b = num(b, v)
 		}
 		b = append(b, ',')
-		if strings.ContainsRune(r.Alloc, ' ') {
-			b = append(b, '"')
-			b = append(b, r.Alloc...)
-			b = append(b, '"')
-		} else {
-			b = append(b, r.Alloc...)
+		if !math.IsNaN(r.Start) {
+			alloc := r.Alloc.String()
+			if strings.ContainsRune(alloc, ' ') {
+				b = append(b, '"')
+				b = append(b, alloc...)
+				b = append(b, '"')
+			} else {
+				b = append(b, alloc...)
+			}
 		}
 		b = append(b, ',')
 		b = num(b, r.BSLD)

@@ -45,7 +45,9 @@ type Config struct {
 
 // Result is a finished simulation.
 type Result struct {
-	Config   Config
+	Config Config
+	// Workload is the loaded workload; after Run its Jobs are nil (the
+	// engine's jobs, Engine.Jobs(), hold them).
 	Workload *workload.Workload
 	Platform *model.Platform
 	Engine   *engine.Engine
@@ -114,12 +116,19 @@ func Run(cfg Config) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	return RunLoaded(cfg, w, p)
+	return runLoaded(cfg, w, p, true)
 }
 
 // RunLoaded simulates an already loaded workload on p. The workload's
 // jobs are not modified, so one load can serve several policies.
 func RunLoaded(cfg Config, w *workload.Workload, p *model.Platform) (*Result, error) {
+	return runLoaded(cfg, w, p, false)
+}
+
+// runLoaded simulates; with release the workload's job list is dropped as
+// soon as the engine has its own copy (Run owns the workload; this halves
+// the memory of a million-job run).
+func runLoaded(cfg Config, w *workload.Workload, p *model.Platform, release bool) (*Result, error) {
 	if cfg.Policy == "" {
 		cfg.Policy = "easy"
 	}
@@ -128,13 +137,17 @@ func RunLoaded(cfg Config, w *workload.Workload, p *model.Platform) (*Result, er
 		return nil, err
 	}
 	e := engine.New(p, w.Jobs, pol, engine.Options{Overrun: cfg.Overrun})
+	njobs := len(w.Jobs)
+	if release {
+		w.Jobs = nil
+	}
 	r := &Result{Config: cfg, Workload: w, Platform: p, Engine: e}
 	if cfg.Series {
 		r.Series = &metrics.Series{}
 		e.Observe(r.Series)
 	}
 	if cfg.Progress != nil {
-		e.Observe(&progress{total: len(w.Jobs), step: max(1, len(w.Jobs)/200), f: cfg.Progress})
+		e.Observe(&progress{total: njobs, step: max(1, njobs/200), f: cfg.Progress})
 	}
 	if err := e.Run(); err != nil {
 		return nil, fmt.Errorf("policy %s on %s: %w", cfg.Policy, w.Name, err)
