@@ -1,7 +1,6 @@
 package policy
 
 import (
-	"container/heap"
 	"math"
 
 	"github.com/gridsched/gridsched/engine"
@@ -80,7 +79,7 @@ func (c *Conservative) place(now float64, j *engine.Job) {
 	}
 	if !math.IsInf(t, 1) {
 		c.run.prof.Reserve(t, t+j.Est, j.Procs)
-		heap.Push(&c.due, dueEntry{t: t, j: j})
+		c.due.push(dueEntry{t: t, j: j})
 	}
 }
 
@@ -143,7 +142,7 @@ func (c *Conservative) compressQueue(now float64) {
 		if c.OnReserve != nil {
 			c.OnReserve(j, t)
 		}
-		heap.Push(&c.due, dueEntry{t: t, j: j})
+		c.due.push(dueEntry{t: t, j: j})
 	}
 }
 
@@ -157,7 +156,7 @@ func (c *Conservative) armTimer(v *engine.View, p *engine.Plan) {
 		if e.j.State == engine.Queued && *c.resOf(e.j) == e.t {
 			break
 		}
-		heap.Pop(&c.due) // stale
+		c.due.pop() // stale
 	}
 	if len(c.due) == 0 {
 		return
@@ -182,7 +181,7 @@ func (c *Conservative) startDue(v *engine.View, p *engine.Plan) bool {
 		e := c.due[0]
 		j := e.j
 		if j.State != engine.Queued || *c.resOf(j) != e.t {
-			heap.Pop(&c.due) // stale entry
+			c.due.pop() // stale entry
 			continue
 		}
 		if !tryStart(v, p, c.sel, j) {
@@ -193,7 +192,7 @@ func (c *Conservative) startDue(v *engine.View, p *engine.Plan) bool {
 			}
 			return false
 		}
-		heap.Pop(&c.due)
+		c.due.pop()
 		c.run.prof.Unreserve(e.t, e.t+j.Est, j.Procs)
 		*c.resOf(j) = math.NaN()
 		c.run.prof.Base = v.FreePEs()
@@ -208,20 +207,50 @@ type dueEntry struct {
 	j *engine.Job
 }
 
+// dueHeap is a binary min-heap of reservations by (start, arrival
+// order). Entries go stale when a reservation moves; they are skipped when
+// they reach the top.
 type dueHeap []dueEntry
 
-func (h dueHeap) Len() int { return len(h) }
-func (h dueHeap) Less(a, b int) bool {
+func (h dueHeap) less(a, b int) bool {
 	if h[a].t != h[b].t {
 		return h[a].t < h[b].t
 	}
 	return h[a].j.Index < h[b].j.Index
 }
-func (h dueHeap) Swap(a, b int) { h[a], h[b] = h[b], h[a] }
-func (h *dueHeap) Push(x any)   { *h = append(*h, x.(dueEntry)) }
-func (h *dueHeap) Pop() any {
-	old := *h
-	x := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return x
+
+func (h *dueHeap) push(e dueEntry) {
+	*h = append(*h, e)
+	q := *h
+	for i := len(q) - 1; i > 0; {
+		p := (i - 1) / 2
+		if !q.less(i, p) {
+			break
+		}
+		q[i], q[p] = q[p], q[i]
+		i = p
+	}
+}
+
+func (h *dueHeap) pop() {
+	q := *h
+	n := len(q) - 1
+	q[0] = q[n]
+	q[n] = dueEntry{}
+	q = q[:n]
+	for i := 0; ; {
+		l, best := 2*i+1, i
+		if l < n && q.less(l, best) {
+			best = l
+		}
+		if l+1 < n && q.less(l+1, best) {
+			best = l + 1
+		}
+		if best == i {
+			break
+		}
+		q[i], q[best] = q[best], q[i]
+		i = best
+	}
+	*h = q
 }
