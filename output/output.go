@@ -121,7 +121,7 @@ func WriteSummaryTable(w io.Writer, s *metrics.Summary) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "policy\t%s\n", s.Policy)
 	fmt.Fprintf(tw, "workload\t%s\n", s.Workload)
-	fmt.Fprintf(tw, "platform\t%s (%d processors)\n", s.Platform, s.Processors)
+	fmt.Fprintf(tw, "platform\t%s, %d processors\n", s.Platform, s.Processors)
 	fmt.Fprintf(tw, "jobs\t%d simulated: %d completed, %d killed, %d failed, %d dropped, %d unfinished\n",
 		s.Jobs, s.Completed, s.Killed, s.Failed, s.Dropped, s.Unfinished)
 	if len(s.Skipped) > 0 {

@@ -96,7 +96,7 @@ func Load(cfg *Config) (*workload.Workload, *model.Platform, error) {
 			return nil, nil, err
 		}
 	case cfg.Nodes > 0:
-		p = model.Uniform(fmt.Sprintf("%d nodes", cfg.Nodes), cfg.Nodes, 1)
+		p = model.Uniform(fmt.Sprintf("%d single-processor nodes", cfg.Nodes), cfg.Nodes, 1)
 	case cfg.WorkloadPath == "":
 		p = model.DefaultPlatform()
 	default:
@@ -104,7 +104,7 @@ func Load(cfg *Config) (*workload.Workload, *model.Platform, error) {
 		if n <= 0 {
 			return nil, nil, fmt.Errorf("%s: the header gives no MaxProcs or MaxNodes; say the platform with --nodes or --platform", cfg.WorkloadPath)
 		}
-		p = model.Uniform(fmt.Sprintf("%d nodes (trace MaxProcs)", n), n, 1)
+		p = model.Uniform(fmt.Sprintf("trace MaxProcs: %d single-processor nodes", n), n, 1)
 	}
 	w.FitPlatform(p.TotalPEs(), cfg.Rules)
 	return w, p, nil

@@ -28,7 +28,7 @@ func TestDefaultSimulate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"policy easy", "2000 simulated: 2000 completed", "default-128 (128 processors)", "bounded slowdown"} {
+	for _, want := range []string{"policy easy", "2000 simulated: 2000 completed", "default-128, 128 processors", "bounded slowdown"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
