@@ -37,28 +37,9 @@ func (b *bitset) grow(n int) {
 	*b = *nb
 }
 
-func (b *bitset) set(i int) {
-	for l := range b.lv {
-		w := i >> 6
-		was := b.lv[l][w]
-		b.lv[l][w] = was | 1<<(uint(i)&63)
-		if was != 0 {
-			return
-		}
-		i = w
-	}
-}
+func (b *bitset) set(i int) { b.setFrom(0, i) }
 
-func (b *bitset) clear(i int) {
-	for l := range b.lv {
-		w := i >> 6
-		b.lv[l][w] &^= 1 << (uint(i) & 63)
-		if b.lv[l][w] != 0 {
-			return
-		}
-		i = w
-	}
-}
+func (b *bitset) clear(i int) { b.clearFrom(0, i) }
 
 func (b *bitset) has(i int) bool { return b.lv[0][i>>6]&(1<<(uint(i)&63)) != 0 }
 

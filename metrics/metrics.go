@@ -7,10 +7,8 @@ package metrics
 
 import (
 	"math"
-	"slices"
 
-	"gonum.org/v1/gonum/stat"
-
+	"github.com/gridsched/gridsched/distsum"
 	"github.com/gridsched/gridsched/engine"
 )
 
@@ -51,48 +49,27 @@ func Records(jobs []*engine.Job) []Record {
 	return out
 }
 
-// Dist summarises one metric over jobs.
-type Dist struct {
-	Mean   float64 `json:"mean"`
-	Median float64 `json:"median"`
-	P95    float64 `json:"p95"`
-	Max    float64 `json:"max"`
-}
-
-func dist(x []float64) Dist {
-	if len(x) == 0 {
-		return Dist{}
-	}
-	slices.Sort(x)
-	return Dist{
-		Mean:   stat.Mean(x, nil),
-		Median: stat.Quantile(0.5, stat.Empirical, x, nil),
-		P95:    stat.Quantile(0.95, stat.Empirical, x, nil),
-		Max:    x[len(x)-1],
-	}
-}
-
 // Summary is the run summary.
 type Summary struct {
-	Policy      string         `json:"policy"`
-	Workload    string         `json:"workload"`
-	Platform    string         `json:"platform"`
-	Processors  int            `json:"processors"`
-	Jobs        int            `json:"jobs"`      // jobs simulated
-	Completed   int            `json:"completed"` // ran to their end
-	Killed      int            `json:"killed"`    // killed at their estimate
-	Failed      int            `json:"failed"`    // lost to node failures
-	Dropped     int            `json:"dropped"`   // preempted-and-dropped or rejected
-	Unfinished  int            `json:"unfinished"`
-	Skipped     map[string]int `json:"skipped"` // trace records not simulated, by reason
-	Wait        Dist           `json:"wait"`
-	Response    Dist           `json:"response"`
-	BSLD        Dist           `json:"bounded_slowdown"`
-	Utilization float64        `json:"utilization"`
-	Makespan    float64        `json:"makespan"`
-	Throughput  float64        `json:"throughput_per_hour"`
-	FirstSubmit float64        `json:"first_submit"`
-	LastEnd     float64        `json:"last_end"`
+	Policy      string          `json:"policy"`
+	Workload    string          `json:"workload"`
+	Platform    string          `json:"platform"`
+	Processors  int             `json:"processors"`
+	Jobs        int             `json:"jobs"`      // jobs simulated
+	Completed   int             `json:"completed"` // ran to their end
+	Killed      int             `json:"killed"`    // killed at their estimate
+	Failed      int             `json:"failed"`    // lost to node failures
+	Dropped     int             `json:"dropped"`   // preempted-and-dropped or rejected
+	Unfinished  int             `json:"unfinished"`
+	Skipped     map[string]int  `json:"skipped"` // trace records not simulated, by reason
+	Wait        distsum.Summary `json:"wait"`
+	Response    distsum.Summary `json:"response"`
+	BSLD        distsum.Summary `json:"bounded_slowdown"`
+	Utilization float64         `json:"utilization"`
+	Makespan    float64         `json:"makespan"`
+	Throughput  float64         `json:"throughput_per_hour"`
+	FirstSubmit float64         `json:"first_submit"`
+	LastEnd     float64         `json:"last_end"`
 }
 
 // Summarize computes the summary over the records of jobs that ran to an
@@ -137,7 +114,7 @@ func Summarize(recs []Record, procs int, series *Series) Summary {
 		s.FirstSubmit, s.LastEnd = 0, 0
 		return s
 	}
-	s.Wait, s.Response, s.BSLD = dist(wait), dist(resp), dist(bsld)
+	s.Wait, s.Response, s.BSLD = distsum.Of(wait), distsum.Of(resp), distsum.Of(bsld)
 	s.Makespan = s.LastEnd - s.FirstSubmit
 	if s.Makespan > 0 {
 		s.Throughput = float64(s.Completed) / s.Makespan * 3600

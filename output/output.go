@@ -16,6 +16,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/gridsched/gridsched/distsum"
 	"github.com/gridsched/gridsched/engine"
 	"github.com/gridsched/gridsched/metrics"
 	"github.com/gridsched/gridsched/swf"
@@ -139,7 +140,7 @@ func WriteSummaryTable(w io.Writer, s *metrics.Summary) error {
 		fmt.Fprintf(tw, "skipped\t%d trace records: %s\n", total, strings.Join(parts, ", "))
 	}
 	fmt.Fprintf(tw, "\tmean\tmedian\tp95\tmax\n")
-	row := func(name string, d metrics.Dist, unit string) {
+	row := func(name string, d distsum.Summary, unit string) {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", name, f(d.Mean, unit), f(d.Median, unit), f(d.P95, unit), f(d.Max, unit))
 	}
 	row("wait", s.Wait, "s")

@@ -2,52 +2,30 @@ package workload
 
 import (
 	"math/bits"
-	"slices"
 
-	"gonum.org/v1/gonum/stat"
+	"github.com/gridsched/gridsched/distsum"
 )
-
-// Summary5 is a five-number-style summary of one quantity.
-type Summary5 struct {
-	Min    float64 `json:"min"`
-	Median float64 `json:"median"`
-	Mean   float64 `json:"mean"`
-	P95    float64 `json:"p95"`
-	Max    float64 `json:"max"`
-}
-
-func summarize(x []float64) Summary5 {
-	if len(x) == 0 {
-		return Summary5{}
-	}
-	slices.Sort(x)
-	return Summary5{
-		Min: x[0], Max: x[len(x)-1], Mean: stat.Mean(x, nil),
-		Median: stat.Quantile(0.5, stat.Empirical, x, nil),
-		P95:    stat.Quantile(0.95, stat.Empirical, x, nil),
-	}
-}
 
 // Stats describes a workload.
 type Stats struct {
-	Name          string         `json:"name"`
-	Records       int            `json:"records"`
-	Jobs          int            `json:"jobs"`
-	Skipped       map[string]int `json:"skipped"`
-	UnsortedSteps int            `json:"unsorted_steps"`
-	NoEstimate    int            `json:"jobs_without_requested_time"`
-	OverEstimate  int            `json:"jobs_running_longer_than_requested"`
-	ZeroRuntime   int            `json:"zero_runtime_jobs"`
-	FirstSubmit   float64        `json:"first_submit"`
-	LastSubmit    float64        `json:"last_submit"`
-	SpanDays      float64        `json:"span_days"`
-	Processors    Summary5       `json:"processors"`
-	SerialFrac    float64        `json:"serial_fraction"`
-	Pow2Frac      float64        `json:"power_of_two_fraction_of_parallel"`
-	Runtime       Summary5       `json:"runtime"`
-	InterArrival  Summary5       `json:"inter_arrival"`
-	Platform      int            `json:"platform_processors"`
-	OfferedLoad   float64        `json:"offered_load"`
+	Name          string          `json:"name"`
+	Records       int             `json:"records"`
+	Jobs          int             `json:"jobs"`
+	Skipped       map[string]int  `json:"skipped"`
+	UnsortedSteps int             `json:"unsorted_steps"`
+	NoEstimate    int             `json:"jobs_without_requested_time"`
+	OverEstimate  int             `json:"jobs_running_longer_than_requested"`
+	ZeroRuntime   int             `json:"zero_runtime_jobs"`
+	FirstSubmit   float64         `json:"first_submit"`
+	LastSubmit    float64         `json:"last_submit"`
+	SpanDays      float64         `json:"span_days"`
+	Processors    distsum.Summary `json:"processors"`
+	SerialFrac    float64         `json:"serial_fraction"`
+	Pow2Frac      float64         `json:"power_of_two_fraction_of_parallel"`
+	Runtime       distsum.Summary `json:"runtime"`
+	InterArrival  distsum.Summary `json:"inter_arrival"`
+	Platform      int             `json:"platform_processors"`
+	OfferedLoad   float64         `json:"offered_load"`
 }
 
 // Describe computes the statistics of w for a platform of pes processors
@@ -96,7 +74,7 @@ func (w *Workload) Describe(pes int) Stats {
 	if n > serial {
 		s.Pow2Frac = float64(pow2) / float64(n-serial)
 	}
-	s.Processors, s.Runtime, s.InterArrival = summarize(procs), summarize(run), summarize(ia)
+	s.Processors, s.Runtime, s.InterArrival = distsum.Of(procs), distsum.Of(run), distsum.Of(ia)
 	if pes > 0 && span > 0 {
 		s.OfferedLoad = work / (float64(pes) * span)
 	} else {

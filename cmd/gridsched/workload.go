@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/gridsched/gridsched/distsum"
 	"github.com/gridsched/gridsched/policy"
 	"github.com/gridsched/gridsched/workload"
 )
@@ -47,7 +48,7 @@ func newWorkloadCmd() *cobra.Command {
 			fmt.Fprintf(tw, "records\t%d\n", s.Records)
 			fmt.Fprintf(tw, "simulatable jobs\t%d\n", s.Jobs)
 			fmt.Fprintf(tw, "span\t%.1f days (submits %g to %g s)\n", s.SpanDays, s.FirstSubmit, s.LastSubmit)
-			row := func(name string, x workload.Summary5) {
+			row := func(name string, x distsum.Summary) {
 				fmt.Fprintf(tw, "%s\tmin %g  median %g  mean %.1f  p95 %g  max %g\n", name, x.Min, x.Median, x.Mean, x.P95, x.Max)
 			}
 			row("processors", s.Processors)
