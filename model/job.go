@@ -36,6 +36,7 @@ type Job struct {
 	MigrationCost float64 // pure migration cost, NaN if none
 	WindowStart   float64 // reservation window: earliest start, NaN if none
 	WindowEnd     float64 // reservation window: latest end, NaN if none
+	Level         int     // capability level a reservation demands, Unknown if none
 }
 
 // NewJob returns a job with every optional field set to "unknown".
@@ -47,7 +48,7 @@ func NewJob(id int64, submit, runtime float64, procs int) Job {
 		ReqMem: Unknown, Status: Unknown, User: Unknown, Group: Unknown,
 		Executable: Unknown, Queue: Unknown, Partition: Unknown, Preceding: Unknown,
 		Think: Unknown, Deadline: nan, Site: Unknown, MigrationCost: nan,
-		WindowStart: nan, WindowEnd: nan,
+		WindowStart: nan, WindowEnd: nan, Level: Unknown,
 	}
 }
 

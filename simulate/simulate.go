@@ -79,7 +79,7 @@ func Load(cfg *Config) (*workload.Workload, *model.Platform, error) {
 		w = &workload.Workload{Name: fmt.Sprintf("builtin(jobs=%d,load=%g,seed=%d)", n, load, cfg.Seed), Jobs: jobs, Records: n, Skipped: map[string]int{}}
 	} else {
 		var err error
-		w, err = workload.LoadSWF(cfg.WorkloadPath, cfg.Rules, cfg.Transform)
+		w, err = workload.Load(cfg.WorkloadPath, cfg.Rules, cfg.Transform)
 		if err != nil {
 			return nil, nil, err
 		}

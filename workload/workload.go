@@ -115,9 +115,7 @@ func Read(r *swf.Reader, name string, rules Rules, t Transform) (*Workload, erro
 	if err := t.Validate(); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	w := &Workload{Name: name, Skipped: map[string]int{}}
-	seen := 0
-	lastSubmit := math.Inf(-1)
+	var b *builder
 	for {
 		rec, err := r.Next()
 		if err == io.EOF {
@@ -126,36 +124,75 @@ func Read(r *swf.Reader, name string, rules Rules, t Transform) (*Workload, erro
 		if err != nil {
 			return nil, err
 		}
-		seen++
-		if seen == 1 {
-			w.Jobs = make([]model.Job, 0, capacityHint(r.Header(), t))
+		if b == nil {
+			// The header is known once the first record is read.
+			b = newBuilder(name, rules, t, capacityHint(r.Header(), t))
 		}
-		if seen <= t.Skip {
-			continue
-		}
-		if t.First > 0 && w.Records >= t.First {
+		if b.add(FromSWF(&rec)) {
 			break
 		}
-		w.Records++
-		if rec.Submit < lastSubmit {
-			w.UnsortedSteps++
-		}
-		lastSubmit = rec.Submit
-		j, reason := fromRecord(&rec, rules)
-		if reason != "" {
-			w.Skipped[reason]++
-			continue
-		}
-		if t.Scale > 0 {
-			j.Submit *= t.Scale
-		}
-		if t.MaxProcs > 0 && j.Procs > t.MaxProcs {
-			j.Procs = t.MaxProcs
-		}
-		w.Jobs = append(w.Jobs, j)
 	}
-	w.Header = r.Header()
-	slices.SortStableFunc(w.Jobs, func(a, b model.Job) int {
+	if b == nil {
+		b = newBuilder(name, rules, t, 0)
+	}
+	return b.finish(r.Header()), nil
+}
+
+// builder applies the transform and the rules to jobs in file order.
+type builder struct {
+	w          *Workload
+	rules      Rules
+	t          Transform
+	seen       int
+	lastSubmit float64
+}
+
+func newBuilder(name string, rules Rules, t Transform, capacity int) *builder {
+	return &builder{
+		w:     &Workload{Name: name, Skipped: map[string]int{}, Jobs: make([]model.Job, 0, capacity)},
+		rules: rules, t: t, lastSubmit: math.Inf(-1),
+	}
+}
+
+// add takes the next record; it reports true when no more are wanted.
+func (b *builder) add(j model.Job) bool {
+	b.seen++
+	if b.seen <= b.t.Skip {
+		return false
+	}
+	w := b.w
+	if b.t.First > 0 && w.Records >= b.t.First {
+		return true
+	}
+	w.Records++
+	if j.Submit < b.lastSubmit {
+		w.UnsortedSteps++
+	}
+	b.lastSubmit = j.Submit
+	if reason := unusable(&j, b.rules); reason != "" {
+		w.Skipped[reason]++
+		return false
+	}
+	if b.t.Scale > 0 {
+		j.Submit *= b.t.Scale
+	}
+	if b.t.MaxProcs > 0 && j.Procs > b.t.MaxProcs {
+		j.Procs = b.t.MaxProcs
+	}
+	w.Jobs = append(w.Jobs, j)
+	return false
+}
+
+func (b *builder) finish(h swf.Header) *Workload {
+	b.w.Header = h
+	SortBySubmit(b.w.Jobs)
+	return b.w
+}
+
+// SortBySubmit sorts jobs by submit time, keeping the order of equal
+// times.
+func SortBySubmit(jobs []model.Job) {
+	slices.SortStableFunc(jobs, func(a, b model.Job) int {
 		switch {
 		case a.Submit < b.Submit:
 			return -1
@@ -164,7 +201,6 @@ func Read(r *swf.Reader, name string, rules Rules, t Transform) (*Workload, erro
 		}
 		return 0
 	})
-	return w, nil
 }
 
 // capacityHint guesses the number of jobs from the header (MaxRecords,
@@ -183,20 +219,26 @@ func capacityHint(h swf.Header, t Transform) int {
 	return int(min(n, 1<<22))
 }
 
-// fromRecord converts one record, or says why it cannot be simulated.
-func fromRecord(r *swf.Record, rules Rules) (model.Job, string) {
-	if r.Run < 0 {
-		return model.Job{}, SkipNoRuntime
+// unusable says why a job cannot be simulated, or "".
+func unusable(j *model.Job, rules Rules) string {
+	switch {
+	case j.Runtime < 0:
+		return SkipNoRuntime
+	case j.Procs <= 0:
+		return SkipNoProcs
+	case j.Status == 5 && j.Runtime == 0 && !rules.KeepCancelled:
+		return SkipCancelled
 	}
+	return ""
+}
+
+// FromSWF converts one record: processors are the allocated count, else
+// the requested one; the partition field gives the submission site
+// (partition k ↔ site k−1).
+func FromSWF(r *swf.Record) model.Job {
 	procs := r.Alloc
 	if procs <= 0 {
 		procs = r.ReqProcs
-	}
-	if procs <= 0 {
-		return model.Job{}, SkipNoProcs
-	}
-	if r.Status == 5 && r.Run == 0 && !rules.KeepCancelled {
-		return model.Job{}, SkipCancelled
 	}
 	j := model.NewJob(r.Job, r.Submit, r.Run, procs)
 	j.Estimate = r.ReqTime
@@ -211,9 +253,12 @@ func fromRecord(r *swf.Record, rules Rules) (model.Job, string) {
 	j.Executable = r.Executable
 	j.Queue = r.Queue
 	j.Partition = r.Partition
+	if r.Partition >= 1 {
+		j.Site = r.Partition - 1
+	}
 	j.Preceding = r.Preceding
 	j.Think = r.Think
-	return j, ""
+	return j
 }
 
 // FitPlatform applies the too-wide rule for a platform of pes processors:

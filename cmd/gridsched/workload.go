@@ -24,7 +24,7 @@ func newWorkloadCmd() *cobra.Command {
 		Example: `  gridsched workload stats ../shared/traces/SDSC-Par-1996-3.1-cln.swf.gz`,
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			w, err := workload.LoadSWF(args[0], workload.Rules{}, workload.Transform{})
+			w, err := workload.Load(args[0], workload.Rules{}, workload.Transform{})
 			if err != nil {
 				return err
 			}
@@ -75,7 +75,7 @@ func newWorkloadCmd() *cobra.Command {
 	}
 	stats.Flags().IntVar(&pes, "procs", 0, "platform size for the offered load (default: header MaxProcs)")
 	stats.Flags().BoolVar(&asJSON, "json", false, "print JSON")
-	cmd.AddCommand(stats)
+	cmd.AddCommand(stats, newGenerateCmd(), newConvertCmd(), newModelsCmd(), newGridTablesCmd())
 	return cmd
 }
 

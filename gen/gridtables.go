@@ -1,0 +1,135 @@
+package gen
+
+import "fmt"
+
+// Table is a small data table (a figure's data).
+type Table struct {
+	Name    string // file-friendly name
+	Title   string
+	Columns []string
+	Rows    [][]float64
+}
+
+// GridTables reproduces the application section of seed 004 (§3,
+// figures 4–8) as data, with the grid model of this package and one seed.
+// The paper does not print the parameter values behind figures 4, 5, 6
+// and 8; the values here are documented choices.
+func GridTables(seed uint64) ([]Table, error) {
+	const jobs = 10
+	var out []Table
+
+	// Figure 4: submission probability of each of 8 grid schedulers, by
+	// position in the random order, for several α.
+	alphas := []float64{1, 1.2, 1.5, 2}
+	t4 := Table{Name: "fig4-site-probabilities", Title: "Figure 4: submission probability of the site at each position of the random order (8 sites)", Columns: []string{"position"}}
+	for _, a := range alphas {
+		t4.Columns = append(t4.Columns, fmt.Sprintf("alpha=%g", a))
+	}
+	order := []int{0, 1, 2, 3, 4, 5, 6, 7}
+	for pos := 0; pos < 8; pos++ {
+		row := []float64{float64(pos)}
+		for _, a := range alphas {
+			row = append(row, SiteProbabilities(8, a, order)[pos])
+		}
+		t4.Rows = append(t4.Rows, row)
+	}
+	out = append(out, t4)
+
+	// Figure 5: inter-arrival times of 10 consecutive jobs for several
+	// stretch factors s (same seed: the same jobs, stretched).
+	ss := []float64{0.5, 1, 2, 4}
+	t5 := Table{Name: "fig5-stretch", Title: "Figure 5: inter-arrival times (s) of 10 consecutive jobs for stretch factors s", Columns: []string{"job"}}
+	gens := make([]*Grid, len(ss))
+	for i, s := range ss {
+		t5.Columns = append(t5.Columns, fmt.Sprintf("s=%g", s))
+		p := DefaultGridParams()
+		p.S = s
+		g, err := NewGrid(p, seed)
+		if err != nil {
+			return nil, err
+		}
+		gens[i] = g
+	}
+	for k := 1; k <= jobs; k++ {
+		row := []float64{float64(k)}
+		for _, g := range gens {
+			row = append(row, g.InterArrival())
+		}
+		t5.Rows = append(t5.Rows, row)
+	}
+	out = append(out, t5)
+
+	// Figure 6: estimate factors e of 10 consecutive jobs for several
+	// [E1, E2] (E1 = 1: pure runtimes are not under-estimated, §3).
+	ranges := [][2]float64{{1, 1.5}, {1, 2}, {1, 3}, {1, 5}}
+	t6 := Table{Name: "fig6-estimate-factors", Title: "Figure 6: estimate factor e(J) of 10 consecutive jobs for [E1, E2]", Columns: []string{"job"}}
+	var est [][]float64
+	for _, r := range ranges {
+		t6.Columns = append(t6.Columns, fmt.Sprintf("[%g,%g]", r[0], r[1]))
+		p := DefaultGridParams()
+		p.E1, p.E2 = r[0], r[1]
+		g, err := NewGrid(p, seed)
+		if err != nil {
+			return nil, err
+		}
+		var col []float64
+		for k := 0; k < jobs; k++ {
+			j := g.Next()
+			col = append(col, j.Estimate/j.Runtime)
+		}
+		est = append(est, col)
+	}
+	for k := 0; k < jobs; k++ {
+		row := []float64{float64(k + 1)}
+		for i := range ranges {
+			row = append(row, est[i][k])
+		}
+		t6.Rows = append(t6.Rows, row)
+	}
+	out = append(out, t6)
+
+	// Figure 7: e = 1, B ~ U[2, 6]: arrival ta, earliest completion
+	// tc = ta + l, deadline td = ta + B·l of 10 consecutive jobs.
+	p := DefaultGridParams()
+	p.E1, p.E2, p.B1d, p.B2d = 1, 1, 2, 6
+	g, err := NewGrid(p, seed)
+	if err != nil {
+		return nil, err
+	}
+	t7 := Table{Name: "fig7-deadlines", Title: "Figure 7: arrival ta, earliest completion tc = ta + l and deadline td = ta + B·l (e = 1, B ~ U[2,6]) of 10 consecutive jobs", Columns: []string{"job", "ta", "tc", "td"}}
+	for k := 1; k <= jobs; k++ {
+		j := g.Next()
+		t7.Rows = append(t7.Rows, []float64{float64(k), j.Submit, j.Submit + j.Runtime, j.Deadline})
+	}
+	out = append(out, t7)
+
+	// Figure 8: pure migration costs of 10 consecutive jobs for three
+	// [D1, D2] ranges.
+	dr := [][2]float64{{1, 10}, {10, 100}, {100, 1000}}
+	t8 := Table{Name: "fig8-migration", Title: "Figure 8: pure migration cost (s) of 10 consecutive jobs for three [D1, D2]", Columns: []string{"job"}}
+	var mig [][]float64
+	for _, r := range dr {
+		t8.Columns = append(t8.Columns, fmt.Sprintf("[%g,%g]", r[0], r[1]))
+		p := DefaultGridParams()
+		p.D1, p.D2 = r[0], r[1]
+		g, err := NewGrid(p, seed)
+		if err != nil {
+			return nil, err
+		}
+		var col []float64
+		for k := 0; k < jobs; k++ {
+			j := g.Next()
+			col = append(col, j.MigrationCost)
+		}
+		mig = append(mig, col)
+	}
+	for k := 0; k < jobs; k++ {
+		row := []float64{float64(k + 1)}
+		for i := range dr {
+			row = append(row, mig[i][k])
+		}
+		t8.Rows = append(t8.Rows, row)
+	}
+	out = append(out, t8)
+	return out, nil
+}

@@ -1,0 +1,240 @@
+package gen
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/goccy/go-yaml"
+
+	"github.com/gridsched/gridsched/model"
+	"github.com/gridsched/gridsched/workload"
+)
+
+// Generator produces jobs one at a time, in submit order.
+type Generator interface {
+	Next() model.Job
+}
+
+// Model is a registered workload model.
+type Model struct {
+	Name        string
+	Description string
+	// params returns a pointer to the model's parameter struct filled
+	// with its defaults.
+	params func() any
+	build  func(params any, seed uint64) (Generator, error)
+}
+
+var models = map[string]*Model{}
+
+func register(m *Model) {
+	if _, dup := models[m.Name]; dup {
+		panic("gen: duplicate model " + m.Name)
+	}
+	models[m.Name] = m
+}
+
+// Names lists the registered models.
+func Names() []string {
+	var ns []string
+	for n := range models {
+		ns = append(ns, n)
+	}
+	sort.Strings(ns)
+	return ns
+}
+
+// Lookup returns the model registered under name.
+func Lookup(name string) (*Model, error) {
+	m, ok := models[name]
+	if !ok {
+		return nil, fmt.Errorf("unknown workload model %q (known: %s)", name, strings.Join(Names(), ", "))
+	}
+	return m, nil
+}
+
+// Params decodes the model's parameters: its defaults, then the YAML
+// document doc (file name source, for messages; may be empty), then each
+// override "key=value" ("a.b=value" for a nested key). Unknown keys and
+// wrong types are errors that name the key and position.
+func (m *Model) Params(source string, doc []byte, overrides []string) (any, error) {
+	p := m.params()
+	if err := decodeStrict(source, doc, p); err != nil {
+		return nil, err
+	}
+	for _, o := range overrides {
+		k, v, ok := strings.Cut(o, "=")
+		if !ok || k == "" {
+			return nil, fmt.Errorf("--param %q: want key=value", o)
+		}
+		keys := strings.Split(k, ".")
+		var b strings.Builder
+		for i, key := range keys {
+			b.WriteString(strings.Repeat("  ", i) + key + ":")
+			if i < len(keys)-1 {
+				b.WriteString("\n")
+			}
+		}
+		b.WriteString(" " + v + "\n")
+		if err := decodeStrict("--param "+o, []byte(b.String()), p); err != nil {
+			return nil, err
+		}
+	}
+	return p, nil
+}
+
+func decodeStrict(source string, doc []byte, into any) error {
+	if len(bytes.TrimSpace(doc)) == 0 {
+		return nil
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(doc), yaml.DisallowUnknownField(), yaml.Strict())
+	if err := dec.Decode(into); err != nil && !errors.Is(err, io.EOF) {
+		return fmt.Errorf("%s: %s", source, yaml.FormatError(err, false, true))
+	}
+	return nil
+}
+
+// DefaultsYAML is the model's default parameters as one-line YAML.
+func (m *Model) DefaultsYAML() (string, error) {
+	b, err := yaml.MarshalWithOptions(m.params(), yaml.Flow(true))
+	return strings.TrimSpace(string(b)), err
+}
+
+// Stream calls emit with the next n jobs of g (fewer if g runs out),
+// without holding them: a million jobs take constant memory.
+func Stream(g Generator, n int, emit func(*model.Job) error) error {
+	for i := 0; i < n; i++ {
+		j, ok := next(g)
+		if !ok {
+			return nil
+		}
+		if err := emit(&j); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// New builds a generator from decoded parameters (see Params).
+func (m *Model) New(params any, seed uint64) (Generator, error) {
+	g, err := m.build(params, seed)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", m.Name, err)
+	}
+	return g, nil
+}
+
+// Generate returns n jobs of the model with default parameters changed by
+// doc and overrides.
+func Generate(name string, doc []byte, overrides []string, n int, seed uint64) ([]model.Job, error) {
+	m, err := Lookup(name)
+	if err != nil {
+		return nil, err
+	}
+	p, err := m.Params("parameters", doc, overrides)
+	if err != nil {
+		return nil, err
+	}
+	g, err := m.New(p, seed)
+	if err != nil {
+		return nil, err
+	}
+	return Take(g, n), nil
+}
+
+// Take returns the next n jobs of g.
+func Take(g Generator, n int) []model.Job {
+	out := make([]model.Job, 0, n)
+	for i := 0; i < n; i++ {
+		j, ok := next(g)
+		if !ok {
+			break
+		}
+		out = append(out, j)
+	}
+	return out
+}
+
+// finite is a generator that can run out (trace-derived workloads).
+type finite interface {
+	Generator
+	Done() bool
+}
+
+func next(g Generator) (model.Job, bool) {
+	if f, ok := g.(finite); ok && f.Done() {
+		return model.Job{}, false
+	}
+	return g.Next(), true
+}
+
+// sliceGen replays jobs.
+type sliceGen struct {
+	jobs []model.Job
+	i    int
+}
+
+func (s *sliceGen) Next() model.Job { s.i++; return s.jobs[s.i-1] }
+func (s *sliceGen) Done() bool      { return s.i >= len(s.jobs) }
+
+// traceReservationFile is the parameter struct of trace-reservations.
+type traceReservationFile struct {
+	TraceReservationParams `yaml:",inline"`
+	Trace                  string `yaml:"trace"`
+}
+
+func init() {
+	register(&Model{
+		Name:        "lublin",
+		Description: "Lublin & Feitelson 2003 rigid parallel jobs (typeless by default; job_types: true for batch + interactive)",
+		params:      func() any { p := DefaultLublinParams(); return &p },
+		build: func(p any, seed uint64) (Generator, error) {
+			return NewLublin(*p.(*LublinParams), seed)
+		},
+	})
+	register(&Model{
+		Name:        "grid",
+		Description: "computational-grid workload of seed 004: sites, pure runtime, deadlines, migration costs",
+		params:      func() any { p := DefaultGridParams(); return &p },
+		build:       func(p any, seed uint64) (Generator, error) { return NewGrid(*p.(*GridParams), seed) },
+	})
+	register(&Model{
+		Name:        "reservations",
+		Description: "advance-reservation requests of seed 000 §3.1 (Poisson arrivals, book-ahead, windows, levels)",
+		params:      func() any { p := DefaultReservationParams(); return &p },
+		build: func(p any, seed uint64) (Generator, error) {
+			return NewReservations(*p.(*ReservationParams), seed)
+		},
+	})
+	register(&Model{
+		Name:        "trace-reservations",
+		Description: "a trace with a fraction of its jobs turned into quad/dual/careless reservations (seed 000 §3.1); needs trace: PATH",
+		params:      func() any { return &traceReservationFile{TraceReservationParams: DefaultTraceReservationParams()} },
+		build: func(p any, seed uint64) (Generator, error) {
+			f := p.(*traceReservationFile)
+			if f.Trace == "" {
+				return nil, fmt.Errorf("trace: the path of the trace to convert is required")
+			}
+			w, err := workload.Load(f.Trace, workload.Rules{}, workload.Transform{})
+			if err != nil {
+				return nil, err
+			}
+			jobs, err := FromTrace(w.Jobs, f.TraceReservationParams, seed)
+			if err != nil {
+				return nil, err
+			}
+			workload.SortBySubmit(jobs)
+			return &sliceGen{jobs: jobs}, nil
+		},
+	})
+	register(&Model{
+		Name:        "gang",
+		Description: "gang jobs of seed 003 §1: Poisson arrivals, exponential service, sizes 1–16 (prob. q) or 17–32",
+		params:      func() any { p := DefaultGangParams(); return &p },
+		build:       func(p any, seed uint64) (Generator, error) { return NewGang(*p.(*GangParams), seed) },
+	})
+}

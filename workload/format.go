@@ -1,0 +1,342 @@
+package workload
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/gridsched/gridsched/model"
+	"github.com/gridsched/gridsched/swf"
+)
+
+// Format is a job file format.
+type Format int
+
+const (
+	FormatSWF   Format = iota // Standard Workload Format (plain or gzip)
+	FormatCSV                 // native: CSV with a header, every job field
+	FormatJSONL               // native: one JSON object per line, every job field
+)
+
+// FormatOf chooses the format from the file name: .csv, .jsonl, else SWF
+// (.swf, .swf.gz, anything else).
+func FormatOf(path string) Format {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".csv":
+		return FormatCSV
+	case ".jsonl":
+		return FormatJSONL
+	}
+	return FormatSWF
+}
+
+// Columns of the native formats, in order. Unknown integers are −1;
+// unknown floats are empty in CSV and null in JSON Lines. Floats are
+// written with the shortest decimal that reads back to the same value,
+// so files round-trip exactly.
+var Columns = []string{
+	"id", "submit", "runtime", "procs", "estimate", "trace_wait", "avg_cpu", "used_mem",
+	"req_procs", "req_mem", "status", "user", "group", "executable", "queue", "partition",
+	"preceding", "think", "deadline", "site", "migration_cost", "window_start", "window_end", "level",
+}
+
+// fields gives access to a job's fields in Columns order: ints as int64,
+// floats as float64.
+func fields(j *model.Job) []any {
+	return []any{
+		&j.ID, &j.Submit, &j.Runtime, &j.Procs, &j.Estimate, &j.TraceWait, &j.AvgCPU, &j.UsedMem,
+		&j.ReqProcs, &j.ReqMem, &j.Status, &j.User, &j.Group, &j.Executable, &j.Queue, &j.Partition,
+		&j.Preceding, &j.Think, &j.Deadline, &j.Site, &j.MigrationCost, &j.WindowStart, &j.WindowEnd, &j.Level,
+	}
+}
+
+func formatField(f any) string {
+	switch v := f.(type) {
+	case *int:
+		return strconv.Itoa(*v)
+	case *int64:
+		return strconv.FormatInt(*v, 10)
+	case *float64:
+		if math.IsNaN(*v) {
+			return ""
+		}
+		return strconv.FormatFloat(*v, 'g', -1, 64)
+	}
+	panic("workload: unknown field type")
+}
+
+func parseField(f any, s string) error {
+	switch v := f.(type) {
+	case *int:
+		n, err := strconv.Atoi(s)
+		if err != nil {
+			return fmt.Errorf("%q is not an integer", s)
+		}
+		*v = n
+	case *int64:
+		n, err := strconv.ParseInt(s, 10, 64)
+		if err != nil {
+			return fmt.Errorf("%q is not an integer", s)
+		}
+		*v = n
+	case *float64:
+		if s == "" {
+			*v = math.NaN()
+			return nil
+		}
+		x, err := strconv.ParseFloat(s, 64)
+		if err != nil || math.IsNaN(x) {
+			return fmt.Errorf("%q is not a number", s)
+		}
+		*v = x
+	}
+	return nil
+}
+
+// Writer writes jobs in one format.
+type Writer struct {
+	f      Format
+	w      *bufio.Writer
+	csv    *csv.Writer
+	header swf.Header
+	n      int
+}
+
+// NewWriter writes jobs to w in format f; header is written for SWF.
+func NewWriter(w io.Writer, f Format, header swf.Header) *Writer {
+	wr := &Writer{f: f, w: bufio.NewWriterSize(w, 1<<16), header: header}
+	if f == FormatCSV {
+		wr.csv = csv.NewWriter(wr.w)
+	}
+	return wr
+}
+
+// Write writes one job.
+func (w *Writer) Write(j *model.Job) error {
+	first := w.n == 0
+	w.n++
+	switch w.f {
+	case FormatCSV:
+		if first {
+			if err := w.csv.Write(Columns); err != nil {
+				return err
+			}
+		}
+		fs := fields(j)
+		rec := make([]string, len(fs))
+		for i, f := range fs {
+			rec[i] = formatField(f)
+		}
+		return w.csv.Write(rec)
+	case FormatJSONL:
+		var b bytes.Buffer
+		b.WriteByte('{')
+		for i, f := range fields(j) {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString(`"` + Columns[i] + `":`)
+			if s := formatField(f); s == "" {
+				b.WriteString("null")
+			} else {
+				b.WriteString(s)
+			}
+		}
+		b.WriteString("}\n")
+		_, err := w.w.Write(b.Bytes())
+		return err
+	default:
+		if first {
+			if err := swf.NewWriter(w.w).WriteHeader(w.header); err != nil {
+				return err
+			}
+		}
+		r := ToSWF(j)
+		sw := swf.NewWriter(w.w)
+		if err := sw.Write(&r); err != nil {
+			return err
+		}
+		return sw.Flush()
+	}
+}
+
+// Flush finishes the output.
+func (w *Writer) Flush() error {
+	if w.csv != nil {
+		w.csv.Flush()
+		if err := w.csv.Error(); err != nil {
+			return err
+		}
+	}
+	return w.w.Flush()
+}
+
+// ToSWF maps a job to an SWF record: what SWF can hold. The submission
+// site goes to the partition field (site k ↔ partition k+1), the job type
+// to the queue field, the estimate to the requested time; deadlines,
+// migration costs, reservation windows and levels are lost.
+func ToSWF(j *model.Job) swf.Record {
+	part := j.Partition
+	if j.Site >= 0 {
+		part = j.Site + 1
+	}
+	status := j.Status
+	return swf.Record{
+		Job: j.ID, Submit: j.Submit, Wait: j.TraceWait, Run: j.Runtime, Alloc: j.Procs, AvgCPU: j.AvgCPU,
+		UsedMem: j.UsedMem, ReqProcs: j.ReqProcs, ReqTime: j.Estimate, ReqMem: j.ReqMem, Status: status,
+		User: j.User, Group: j.Group, Executable: j.Executable, Queue: j.Queue, Partition: part,
+		Preceding: j.Preceding, Think: j.Think,
+	}
+}
+
+// WriteFile writes jobs to path in the format its name says, atomically
+// (temporary file, then rename).
+func WriteFile(path string, jobs []model.Job, header swf.Header) error {
+	dir := filepath.Dir(path)
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+"-*")
+	if err != nil {
+		return err
+	}
+	w := NewWriter(tmp, FormatOf(path), header)
+	for i := range jobs {
+		if err = w.Write(&jobs[i]); err != nil {
+			break
+		}
+	}
+	if err == nil {
+		err = w.Flush()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+// Load reads a workload in any format (by file name), applying rules and
+// the transform as LoadSWF does.
+func Load(path string, rules Rules, t Transform) (*Workload, error) {
+	if FormatOf(path) == FormatSWF {
+		return LoadSWF(path, rules, t)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if err := t.Validate(); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	b := newBuilder(path, rules, t, 1024)
+	var readErr error
+	if FormatOf(path) == FormatCSV {
+		readErr = readCSV(f, path, b)
+	} else {
+		readErr = readJSONL(f, path, b)
+	}
+	if readErr != nil {
+		return nil, readErr
+	}
+	return b.finish(nil), nil
+}
+
+func readCSV(r io.Reader, name string, b *builder) error {
+	cr := csv.NewReader(bufio.NewReaderSize(r, 1<<16))
+	cr.ReuseRecord = true
+	head, err := cr.Read()
+	if err != nil {
+		return fmt.Errorf("%s:1: cannot read the header: %w", name, err)
+	}
+	pos := make([]int, len(Columns)) // column index in the file per Columns entry, −1 if absent
+	for i := range pos {
+		pos[i] = -1
+	}
+	for i, h := range head {
+		k := slices.Index(Columns, strings.TrimSpace(h))
+		if k < 0 {
+			return fmt.Errorf("%s:1: unknown column %q (known: %s)", name, h, strings.Join(Columns, ", "))
+		}
+		pos[k] = i
+	}
+	for _, need := range []string{"id", "submit", "runtime", "procs"} {
+		if pos[slices.Index(Columns, need)] < 0 {
+			return fmt.Errorf("%s:1: column %q is required", name, need)
+		}
+	}
+	for line := 2; ; line++ {
+		rec, err := cr.Read()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("%s:%d: %w", name, line, err)
+		}
+		j := model.NewJob(0, 0, 0, 0)
+		for k, f := range fields(&j) {
+			if pos[k] < 0 {
+				continue
+			}
+			if err := parseField(f, strings.TrimSpace(rec[pos[k]])); err != nil {
+				return fmt.Errorf("%s:%d: column %s: %v", name, line, Columns[k], err)
+			}
+		}
+		if b.add(j) {
+			return nil
+		}
+	}
+}
+
+func readJSONL(r io.Reader, name string, b *builder) error {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 1<<16), 1<<20)
+	for line := 1; sc.Scan(); line++ {
+		t := bytes.TrimSpace(sc.Bytes())
+		if len(t) == 0 {
+			continue
+		}
+		var m map[string]json.RawMessage
+		if err := json.Unmarshal(t, &m); err != nil {
+			return fmt.Errorf("%s:%d: %v", name, line, err)
+		}
+		j := model.NewJob(0, 0, 0, 0)
+		fs := fields(&j)
+		for k, raw := range m {
+			i := slices.Index(Columns, k)
+			if i < 0 {
+				return fmt.Errorf("%s:%d: unknown field %q", name, line, k)
+			}
+			s := string(raw)
+			if s == "null" {
+				s = ""
+			}
+			if err := parseField(fs[i], s); err != nil {
+				return fmt.Errorf("%s:%d: field %s: %v", name, line, k, err)
+			}
+		}
+		for _, need := range []string{"id", "submit", "runtime", "procs"} {
+			if _, ok := m[need]; !ok {
+				return fmt.Errorf("%s:%d: field %q is required", name, line, need)
+			}
+		}
+		if b.add(j) {
+			return nil
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return fmt.Errorf("%s: %w", name, errors.Unwrap(err))
+	}
+	return nil
+}
