@@ -204,3 +204,49 @@ func TestLublin256(t *testing.T) {
 		t.Errorf("job of %g nodes on a 256-node system", b.Processors.Max)
 	}
 }
+
+// TestGridTables pins what seed 004 §3 shows: α = 1 is uniform and larger
+// α more uneven (figure 4); s stretches the same inter-arrivals (figure
+// 5); e stays in [E1, E2] (figure 6); ta < tc < td with td − ta between 2
+// and 6 times tc − ta (figure 7, e = 1, B ~ U[2,6]); migration costs in
+// [D1, D2] (figure 8).
+func TestGridTables(t *testing.T) {
+	tabs, err := GridTables(1)
+	if err != nil || len(tabs) != 5 {
+		t.Fatalf("%d tables, %v", len(tabs), err)
+	}
+	f4, f5, f6, f7, f8 := tabs[0], tabs[1], tabs[2], tabs[3], tabs[4]
+	for _, r := range f4.Rows {
+		if r[1] != 0.125 {
+			t.Errorf("α = 1 not uniform: %v", r)
+		}
+	}
+	if last := f4.Rows[7]; !(last[4] > last[3] && last[3] > last[2] && last[2] > last[1]) {
+		t.Errorf("the most likely site should get likelier as α grows: %v", last)
+	}
+	for _, r := range f5.Rows {
+		if math.Abs(r[2]/r[1]-2) > 1e-12 || math.Abs(r[4]/r[2]-4) > 1e-12 {
+			t.Errorf("inter-arrivals do not scale with s: %v", r)
+		}
+	}
+	for _, r := range f6.Rows {
+		for i, hi := range []float64{1.5, 2, 3, 5} {
+			if r[i+1] < 1 || r[i+1] > hi {
+				t.Errorf("estimate factor %g outside [1, %g]", r[i+1], hi)
+			}
+		}
+	}
+	for _, r := range f7.Rows {
+		ta, tc, td := r[1], r[2], r[3]
+		if q := (td - ta) / (tc - ta); !(ta < tc && tc < td) || q < 2 || q > 6 {
+			t.Errorf("figure 7 row %v: B = %g", r, q)
+		}
+	}
+	for _, r := range f8.Rows {
+		for i, b := range [][2]float64{{1, 10}, {10, 100}, {100, 1000}} {
+			if r[i+1] < b[0] || r[i+1] > b[1] {
+				t.Errorf("migration cost %g outside %v", r[i+1], b)
+			}
+		}
+	}
+}

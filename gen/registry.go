@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"sort"
 	"strings"
 
@@ -238,3 +239,15 @@ func init() {
 		build:       func(p any, seed uint64) (Generator, error) { return NewGang(*p.(*GangParams), seed) },
 	})
 }
+
+// Sizer is a generator that knows the system size its jobs are made for
+// (written to the SWF header as MaxNodes and MaxProcs).
+type Sizer interface {
+	Nodes() int
+}
+
+// Nodes is 2^UHi, the largest job size.
+func (g *Grid) Nodes() int { return int(math.Round(math.Exp2(g.p.UHi))) }
+
+// Nodes is the largest gang size.
+func (g *Gang) Nodes() int { return max(g.p.SmallMax, g.p.LargeMax) }

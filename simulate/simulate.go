@@ -214,6 +214,9 @@ func (r *Result) WriteDir(dir string) error {
 			os.Remove(tmp.Name())
 			return fmt.Errorf("%s: %w", path, err)
 		}
+		if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+			return err
+		}
 		return os.Rename(tmp.Name(), path)
 	}
 	errs := []error{

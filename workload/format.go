@@ -219,6 +219,9 @@ func WriteFile(path string, jobs []model.Job, header swf.Header) error {
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
 	}
+	if err == nil {
+		err = os.Chmod(tmp.Name(), 0o644)
+	}
 	if err != nil {
 		os.Remove(tmp.Name())
 		return fmt.Errorf("%s: %w", path, err)

@@ -74,6 +74,13 @@ typeless.serial_prob=0.3; lists: --param 'sites=[1,2,4]').`,
 				{Key: "Computer", Value: "gridsched workload generator"},
 				{Key: "Information", Value: fmt.Sprintf("model %s, seed %d", name, seed)},
 			}
+			if n < 1<<31 {
+				h = append(h, swf.HeaderField{Key: "MaxJobs", Value: strconv.Itoa(n)}, swf.HeaderField{Key: "MaxRecords", Value: strconv.Itoa(n)})
+			}
+			if sz, ok := g.(gen.Sizer); ok {
+				size := strconv.Itoa(sz.Nodes())
+				h = append(h, swf.HeaderField{Key: "MaxNodes", Value: size}, swf.HeaderField{Key: "MaxProcs", Value: size})
+			}
 			w, closeOut, err := createOutput(out, h)
 			if err != nil {
 				return err
@@ -115,7 +122,9 @@ func createOutput(path string, h swf.Header) (*workload.Writer, func(ok bool) er
 	return w, func(ok bool) error {
 		err := tmp.Close()
 		if ok && err == nil {
-			return os.Rename(tmp.Name(), path)
+			if err = os.Chmod(tmp.Name(), 0o644); err == nil {
+				return os.Rename(tmp.Name(), path)
+			}
 		}
 		os.Remove(tmp.Name())
 		return err

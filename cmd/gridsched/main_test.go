@@ -98,3 +98,78 @@ func TestWorkloadStats(t *testing.T) {
 		}
 	}
 }
+
+// TestGenerateConvertStats: every generator writes every format, convert
+// moves between them, stats and simulate read them all.
+func TestGenerateConvertStats(t *testing.T) {
+	dir := t.TempDir()
+	for _, m := range []string{"lublin", "grid", "reservations", "gang"} {
+		for _, ext := range []string{".swf", ".csv", ".jsonl"} {
+			path := filepath.Join(dir, m+ext)
+			out, err := run("workload", "generate", "--model", m, "--jobs", "300", "--seed", "3", "--out", path)
+			if err != nil || !strings.Contains(out, "wrote 300 jobs of model "+m) {
+				t.Fatalf("generate %s%s: %v %s", m, ext, err, out)
+			}
+			if st, err := os.Stat(path); err != nil || st.Mode().Perm() != 0o644 {
+				t.Fatalf("%s: %v %v", path, err, st.Mode())
+			}
+			out, err = run("workload", "stats", "--procs", "128", path)
+			if err != nil || !strings.Contains(out, "simulatable jobs 300") {
+				t.Fatalf("stats %s: %v %s", path, err, out)
+			}
+		}
+		// CSV → JSONL → CSV is the identity.
+		a, b, c := filepath.Join(dir, m+".csv"), filepath.Join(dir, m+"-2.jsonl"), filepath.Join(dir, m+"-3.csv")
+		if _, err := run("workload", "convert", a, b); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := run("workload", "convert", b, c); err != nil {
+			t.Fatal(err)
+		}
+		x, _ := os.ReadFile(a)
+		y, _ := os.ReadFile(c)
+		if !bytes.Equal(x, y) {
+			t.Errorf("%s: csv → jsonl → csv changed the file", m)
+		}
+	}
+	// A generated grid workload simulates (the native format carries it).
+	out, err := run("simulate", "--workload", filepath.Join(dir, "grid.csv"), "--nodes", "128", "--policy", "conservative")
+	if err != nil || !strings.Contains(out, "300 simulated") {
+		t.Fatalf("simulate generated: %v %s", err, out)
+	}
+	// Parameters from a file and flags; errors name the parameter.
+	pf := filepath.Join(dir, "p.yaml")
+	os.WriteFile(pf, []byte("q: 0.25\nlambda: 2.5\n"), 0o644)
+	if _, err := run("workload", "generate", "--model", "gang", "--params", pf, "--param", "mu=2", "--jobs", "10", "--out", filepath.Join(dir, "g.csv")); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(pf, []byte("q: 0.25\nlamda: 2.5\n"), 0o644)
+	if _, err := run("workload", "generate", "--model", "gang", "--params", pf, "--jobs", "10", "--out", filepath.Join(dir, "g.csv")); err == nil || !strings.Contains(err.Error(), `p.yaml: [2:1] unknown field "lamda"`) {
+		t.Errorf("typo in params file: %v", err)
+	}
+	if _, err := run("workload", "generate", "--model", "grid", "--param", "e1=5", "--jobs", "10", "--out", filepath.Join(dir, "g.csv")); err == nil || !strings.Contains(err.Error(), "e1, e2") {
+		t.Errorf("E1 > E2: %v", err)
+	}
+	bad := filepath.Join(dir, "bad.csv")
+	os.WriteFile(bad, []byte("id,submit,runtime,procs\n1,0,10,2\n2,x,10,2\n"), 0o644)
+	if _, err := run("workload", "stats", bad); err == nil || !strings.Contains(err.Error(), "bad.csv:3: column submit") {
+		t.Errorf("bad csv: %v", err)
+	}
+}
+
+func TestGridTables(t *testing.T) {
+	dir := t.TempDir()
+	out, err := run("workload", "grid-tables", "--out", dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"Figure 4", "Figure 5", "Figure 6", "Figure 7", "Figure 8", "alpha=1 alpha=1.2"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("grid-tables lacks %q", want)
+		}
+	}
+	csv, err := os.ReadFile(filepath.Join(dir, "fig4-site-probabilities.csv"))
+	if err != nil || !strings.HasPrefix(string(csv), "position,alpha=1,") || !strings.Contains(string(csv), "0,0.125,") {
+		t.Errorf("fig4 csv: %v %s", err, csv)
+	}
+}
