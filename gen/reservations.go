@@ -212,3 +212,23 @@ func FromTrace(jobs []model.Job, p TraceReservationParams, seed uint64) ([]model
 	}
 	return out, nil
 }
+
+// ReservationResources returns the resource set of seed 000's synthetic
+// experiments: n single-processor resources whose capability levels are
+// uniform on 1..levels (a request may use a resource whose level is at
+// least its own), each with unit cost w = 1 (§3.1 simplifies w_j to 1).
+func ReservationResources(n, levels int, seed uint64) (*model.Platform, error) {
+	if n < 1 {
+		return nil, fmt.Errorf("resources: need at least 1, got %d", n)
+	}
+	if levels < 1 {
+		return nil, fmt.Errorf("levels: must be >= 1, got %d", levels)
+	}
+	r := sim.Stream(seed, "reservations/resource-level")
+	p := model.Uniform(fmt.Sprintf("%d reservation resources", n), n, 1)
+	for i := range p.Nodes {
+		p.Nodes[i].Capability = 1 + r.IntN(levels)
+		p.Nodes[i].Cost = 1
+	}
+	return p, nil
+}

@@ -410,3 +410,23 @@ func TestTraceReservations(t *testing.T) {
 	requireChi2(t, "reservation types", types, []float64{0.9, 0, 0.1 / 3, 0.1 / 3, 0.1 / 3})
 	requireKS(t, "reservation intervals ~ Exp(mean 300)", ia, distuv.Exponential{Rate: 1.0 / 300}.CDF)
 }
+
+// TestReservationResources: resource capability levels are uniform on
+// 1..5 (seed 000 §3.1).
+func TestReservationResources(t *testing.T) {
+	p, err := ReservationResources(sampleN, 5, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	levels := make([]float64, 6)
+	for _, n := range p.Nodes {
+		levels[n.Capability]++
+		if n.Cost != 1 || n.PEs != 1 {
+			t.Fatalf("%+v", n)
+		}
+	}
+	requireChi2(t, "resource capability levels", levels, []float64{0, 0.2, 0.2, 0.2, 0.2, 0.2})
+	if _, err := ReservationResources(0, 5, 1); err == nil {
+		t.Error("0 resources accepted")
+	}
+}
