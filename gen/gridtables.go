@@ -1,6 +1,10 @@
 package gen
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/gridsched/gridsched/model"
+)
 
 // Table is a small data table (a figure's data).
 type Table struct {
@@ -61,30 +65,12 @@ func GridTables(seed uint64) ([]Table, error) {
 
 	// Figure 6: estimate factors e of 10 consecutive jobs for several
 	// [E1, E2] (E1 = 1: pure runtimes are not under-estimated, §3).
-	ranges := [][2]float64{{1, 1.5}, {1, 2}, {1, 3}, {1, 5}}
-	t6 := Table{Name: "fig6-estimate-factors", Title: "Figure 6: estimate factor e(J) of 10 consecutive jobs for [E1, E2]", Columns: []string{"job"}}
-	var est [][]float64
-	for _, r := range ranges {
-		t6.Columns = append(t6.Columns, fmt.Sprintf("[%g,%g]", r[0], r[1]))
-		p := DefaultGridParams()
-		p.E1, p.E2 = r[0], r[1]
-		g, err := NewGrid(p, seed)
-		if err != nil {
-			return nil, err
-		}
-		var col []float64
-		for k := 0; k < jobs; k++ {
-			j := g.Next()
-			col = append(col, j.Estimate/j.Runtime)
-		}
-		est = append(est, col)
-	}
-	for k := 0; k < jobs; k++ {
-		row := []float64{float64(k + 1)}
-		for i := range ranges {
-			row = append(row, est[i][k])
-		}
-		t6.Rows = append(t6.Rows, row)
+	t6, err := rangeTable(seed, jobs, "fig6-estimate-factors", "Figure 6: estimate factor e(J) of 10 consecutive jobs for [E1, E2]",
+		[][2]float64{{1, 1.5}, {1, 2}, {1, 3}, {1, 5}},
+		func(p *GridParams, r [2]float64) { p.E1, p.E2 = r[0], r[1] },
+		func(j *model.Job) float64 { return j.Estimate / j.Runtime })
+	if err != nil {
+		return nil, err
 	}
 	out = append(out, t6)
 
@@ -105,31 +91,37 @@ func GridTables(seed uint64) ([]Table, error) {
 
 	// Figure 8: pure migration costs of 10 consecutive jobs for three
 	// [D1, D2] ranges.
-	dr := [][2]float64{{1, 10}, {10, 100}, {100, 1000}}
-	t8 := Table{Name: "fig8-migration", Title: "Figure 8: pure migration cost (s) of 10 consecutive jobs for three [D1, D2]", Columns: []string{"job"}}
-	var mig [][]float64
-	for _, r := range dr {
-		t8.Columns = append(t8.Columns, fmt.Sprintf("[%g,%g]", r[0], r[1]))
-		p := DefaultGridParams()
-		p.D1, p.D2 = r[0], r[1]
-		g, err := NewGrid(p, seed)
-		if err != nil {
-			return nil, err
-		}
-		var col []float64
-		for k := 0; k < jobs; k++ {
-			j := g.Next()
-			col = append(col, j.MigrationCost)
-		}
-		mig = append(mig, col)
-	}
-	for k := 0; k < jobs; k++ {
-		row := []float64{float64(k + 1)}
-		for i := range dr {
-			row = append(row, mig[i][k])
-		}
-		t8.Rows = append(t8.Rows, row)
+	t8, err := rangeTable(seed, jobs, "fig8-migration", "Figure 8: pure migration cost (s) of 10 consecutive jobs for three [D1, D2]",
+		[][2]float64{{1, 10}, {10, 100}, {100, 1000}},
+		func(p *GridParams, r [2]float64) { p.D1, p.D2 = r[0], r[1] },
+		func(j *model.Job) float64 { return j.MigrationCost })
+	if err != nil {
+		return nil, err
 	}
 	out = append(out, t8)
 	return out, nil
+}
+
+// rangeTable has one column per parameter range: the value get reads
+// from each of the first n jobs of a grid workload whose parameters set
+// adjusts for that range.
+func rangeTable(seed uint64, n int, name, title string, ranges [][2]float64, set func(*GridParams, [2]float64), get func(*model.Job) float64) (Table, error) {
+	t := Table{Name: name, Title: title, Columns: []string{"job"}}
+	for k := 0; k < n; k++ {
+		t.Rows = append(t.Rows, []float64{float64(k + 1)})
+	}
+	for _, r := range ranges {
+		t.Columns = append(t.Columns, fmt.Sprintf("[%g,%g]", r[0], r[1]))
+		p := DefaultGridParams()
+		set(&p, r)
+		g, err := NewGrid(p, seed)
+		if err != nil {
+			return Table{}, err
+		}
+		for k := 0; k < n; k++ {
+			j := g.Next()
+			t.Rows[k] = append(t.Rows[k], get(&j))
+		}
+	}
+	return t, nil
 }
