@@ -1,16 +1,12 @@
 package gen
 
 import (
-	"bytes"
-	"errors"
 	"fmt"
-	"io"
 	"math"
 	"sort"
 	"strings"
 
-	"github.com/goccy/go-yaml"
-
+	"github.com/gridsched/gridsched/internal/yamlx"
 	"github.com/gridsched/gridsched/model"
 	"github.com/gridsched/gridsched/workload"
 )
@@ -64,45 +60,20 @@ func Lookup(name string) (*Model, error) {
 // wrong types are errors that name the key and position.
 func (m *Model) Params(source string, doc []byte, overrides []string) (any, error) {
 	p := m.params()
-	if err := decodeStrict(source, doc, p); err != nil {
+	if err := yamlx.DecodeStrict(source, doc, p); err != nil {
 		return nil, err
 	}
 	for _, o := range overrides {
-		k, v, ok := strings.Cut(o, "=")
-		if !ok || k == "" {
-			return nil, fmt.Errorf("--param %q: want key=value", o)
-		}
-		keys := strings.Split(k, ".")
-		var b strings.Builder
-		for i, key := range keys {
-			b.WriteString(strings.Repeat("  ", i) + key + ":")
-			if i < len(keys)-1 {
-				b.WriteString("\n")
-			}
-		}
-		b.WriteString(" " + v + "\n")
-		if err := decodeStrict("--param "+o, []byte(b.String()), p); err != nil {
+		if err := yamlx.SetOverride(p, o); err != nil {
 			return nil, err
 		}
 	}
 	return p, nil
 }
 
-func decodeStrict(source string, doc []byte, into any) error {
-	if len(bytes.TrimSpace(doc)) == 0 {
-		return nil
-	}
-	dec := yaml.NewDecoder(bytes.NewReader(doc), yaml.DisallowUnknownField(), yaml.Strict())
-	if err := dec.Decode(into); err != nil && !errors.Is(err, io.EOF) {
-		return fmt.Errorf("%s: %s", source, yaml.FormatError(err, false, true))
-	}
-	return nil
-}
-
 // DefaultsYAML is the model's default parameters as one-line YAML.
 func (m *Model) DefaultsYAML() (string, error) {
-	b, err := yaml.MarshalWithOptions(m.params(), yaml.Flow(true))
-	return strings.TrimSpace(string(b)), err
+	return yamlx.Flow(m.params())
 }
 
 // Stream calls emit with the next n jobs of g (fewer if g runs out),
@@ -251,3 +222,32 @@ func (g *Grid) Nodes() int { return int(math.Round(math.Exp2(g.p.UHi))) }
 
 // Nodes is the largest gang size.
 func (g *Gang) Nodes() int { return max(g.p.SmallMax, g.p.LargeMax) }
+
+// checker is a parameter struct that can validate itself.
+type checker interface{ check() error }
+
+// Check validates decoded parameters without building a generator (so
+// it is cheap: nothing is generated or loaded).
+func (m *Model) Check(params any) error {
+	if c, ok := params.(checker); ok {
+		if err := c.check(); err != nil {
+			return fmt.Errorf("%s: %w", m.Name, err)
+		}
+	}
+	return nil
+}
+
+func (p *LublinParams) check() error {
+	q := *p
+	q.defaults()
+	return q.validate()
+}
+func (p *GridParams) check() error        { return p.validate() }
+func (p *GangParams) check() error        { return p.validate() }
+func (p *ReservationParams) check() error { return p.validate() }
+func (p *traceReservationFile) check() error {
+	if p.Trace == "" {
+		return fmt.Errorf("trace: the path of the trace to convert is required")
+	}
+	return p.validate()
+}

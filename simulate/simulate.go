@@ -84,30 +84,38 @@ func Load(cfg *Config) (*workload.Workload, *model.Platform, error) {
 			return nil, nil, err
 		}
 	}
-	p := cfg.Platform
-	switch {
-	case p != nil:
-	case cfg.PlatformPath != "":
-		data, err := os.ReadFile(cfg.PlatformPath)
-		if err != nil {
-			return nil, nil, err
-		}
-		if p, err = model.ParsePlatform(cfg.PlatformPath, data); err != nil {
-			return nil, nil, err
-		}
-	case cfg.Nodes > 0:
-		p = model.Uniform(fmt.Sprintf("%d single-processor nodes", cfg.Nodes), cfg.Nodes, 1)
-	case cfg.WorkloadPath == "":
-		p = model.DefaultPlatform()
-	default:
-		n := w.MaxProcs()
-		if n <= 0 {
-			return nil, nil, fmt.Errorf("%s: the header gives no MaxProcs or MaxNodes; say the platform with --nodes or --platform", cfg.WorkloadPath)
-		}
-		p = model.Uniform(fmt.Sprintf("trace MaxProcs: %d single-processor nodes", n), n, 1)
+	p, err := PlatformFor(cfg, w)
+	if err != nil {
+		return nil, nil, err
 	}
 	w.FitPlatform(p.TotalPEs(), cfg.Rules)
 	return w, p, nil
+}
+
+// PlatformFor decides the platform of cfg for workload w: cfg.Platform,
+// else cfg.PlatformPath, else cfg.Nodes single-processor nodes, else the
+// built-in platform for the built-in workload, else the workload header's
+// MaxProcs (MaxNodes) single-processor nodes.
+func PlatformFor(cfg *Config, w *workload.Workload) (*model.Platform, error) {
+	switch {
+	case cfg.Platform != nil:
+		return cfg.Platform, nil
+	case cfg.PlatformPath != "":
+		data, err := os.ReadFile(cfg.PlatformPath)
+		if err != nil {
+			return nil, err
+		}
+		return model.ParsePlatform(cfg.PlatformPath, data)
+	case cfg.Nodes > 0:
+		return model.Uniform(fmt.Sprintf("%d single-processor nodes", cfg.Nodes), cfg.Nodes, 1), nil
+	case cfg.WorkloadPath == "" && w.Header == nil:
+		return model.DefaultPlatform(), nil
+	}
+	n := w.MaxProcs()
+	if n <= 0 {
+		return nil, fmt.Errorf("%s: the workload gives no MaxProcs or MaxNodes; say the platform with --nodes or --platform", w.Name)
+	}
+	return model.Uniform(fmt.Sprintf("trace MaxProcs: %d single-processor nodes", n), n, 1), nil
 }
 
 // Run simulates cfg.

@@ -138,6 +138,21 @@ func Read(r *swf.Reader, name string, rules Rules, t Transform) (*Workload, erro
 	return b.finish(r.Header()), nil
 }
 
+// FromJobs applies rules and the transform to jobs (in submit order, e.g.
+// from a generator), as loading a file does. header may be nil.
+func FromJobs(name string, jobs []model.Job, header swf.Header, rules Rules, t Transform) (*Workload, error) {
+	if err := t.Validate(); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	b := newBuilder(name, rules, t, len(jobs))
+	for _, j := range jobs {
+		if b.add(j) {
+			break
+		}
+	}
+	return b.finish(header), nil
+}
+
 // builder applies the transform and the rules to jobs in file order.
 type builder struct {
 	w          *Workload

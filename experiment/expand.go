@@ -1,0 +1,359 @@
+package experiment
+
+import (
+	"fmt"
+	"hash/fnv"
+	"maps"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/gridsched/gridsched/engine"
+	"github.com/gridsched/gridsched/gen"
+	"github.com/gridsched/gridsched/internal/yamlx"
+	"github.com/gridsched/gridsched/metrics"
+	"github.com/gridsched/gridsched/model"
+	"github.com/gridsched/gridsched/simulate"
+	"github.com/gridsched/gridsched/swf"
+	"github.com/gridsched/gridsched/workload"
+)
+
+// Param is one varied parameter of a configuration.
+type Param struct {
+	Key   string
+	Value any
+}
+
+// Config is one point of the sweep.
+type Config struct {
+	Index  int
+	ID     string // "key=value,key=value", stable across runs and machines
+	Params []Param
+}
+
+// Param returns the value of key in c, formatted, or "".
+func (c *Config) Param(key string) string {
+	for _, p := range c.Params {
+		if p.Key == key {
+			return FormatValue(p.Value)
+		}
+	}
+	return ""
+}
+
+// FormatValue formats a parameter value the same way everywhere.
+func FormatValue(v any) string {
+	switch x := v.(type) {
+	case float64:
+		return strconv.FormatFloat(x, 'g', -1, 64)
+	case uint64:
+		return strconv.FormatUint(x, 10)
+	case int64:
+		return strconv.FormatInt(x, 10)
+	case int:
+		return strconv.Itoa(x)
+	case string:
+		return x
+	}
+	s, err := yamlx.Flow(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return s
+}
+
+// dimension is one axis of the sweep: a grid key, the zipped keys
+// together, or the policy list.
+type dimension struct {
+	keys   []string
+	values [][]any // values[i] = one value per key
+}
+
+// Configs expands the spec: the cartesian product of the grid keys (in
+// name order), the zipped lists (one axis) and the policy list (the
+// innermost axis, so a configuration's neighbours differ by policy).
+func (s *Spec) Configs() []Config {
+	var dims []dimension
+	for _, k := range sortedKeys(s.Grid) {
+		d := dimension{keys: []string{k}}
+		for _, v := range s.Grid[k] {
+			d.values = append(d.values, []any{v})
+		}
+		dims = append(dims, d)
+	}
+	if len(s.Zip) > 0 {
+		keys := sortedKeys(s.Zip)
+		d := dimension{keys: keys}
+		for i := range s.Zip[keys[0]] {
+			row := make([]any, len(keys))
+			for k, key := range keys {
+				row[k] = s.Zip[key][i]
+			}
+			d.values = append(d.values, row)
+		}
+		dims = append(dims, d)
+	}
+	if len(s.Policies) > 0 && s.Grid["policy"] == nil && s.Zip["policy"] == nil {
+		d := dimension{keys: []string{"policy"}}
+		for _, p := range s.Policies {
+			d.values = append(d.values, []any{p})
+		}
+		dims = append(dims, d)
+	}
+	configs := []Config{{}}
+	for _, d := range dims {
+		var next []Config
+		for _, c := range configs {
+			for _, vals := range d.values {
+				n := Config{Params: append([]Param(nil), c.Params...)}
+				for k, key := range d.keys {
+					n.Params = append(n.Params, Param{Key: key, Value: vals[k]})
+				}
+				next = append(next, n)
+			}
+		}
+		configs = next
+	}
+	for i := range configs {
+		configs[i].Index = i
+		parts := make([]string, len(configs[i].Params))
+		for k, p := range configs[i].Params {
+			parts[k] = p.Key + "=" + FormatValue(p.Value)
+		}
+		configs[i].ID = strings.Join(parts, ",")
+		if configs[i].ID == "" {
+			configs[i].ID = "default"
+		}
+	}
+	return configs
+}
+
+// RunConfig is what one configuration simulates.
+type RunConfig struct {
+	Workload WorkloadSpec `yaml:"workload"`
+	Platform PlatformSpec `yaml:"platform"`
+	Policy   string       `yaml:"policy"`
+	Overrun  string       `yaml:"overrun"`
+}
+
+// Resolve applies the configuration's parameters to the spec's base.
+func (c *Config) Resolve(s *Spec) (*RunConfig, error) {
+	rc := &RunConfig{Workload: s.Workload, Platform: s.Platform, Overrun: s.Overrun}
+	if len(s.Policies) > 0 {
+		rc.Policy = s.Policies[0]
+	}
+	rc.Workload.Params = maps.Clone(s.Workload.Params)
+	for _, p := range c.Params {
+		if k, ok := strings.CutPrefix(p.Key, "workload.params."); ok {
+			if rc.Workload.Params == nil {
+				rc.Workload.Params = map[string]any{}
+			}
+			rc.Workload.Params[k] = p.Value
+			continue
+		}
+		v, err := yamlx.Flow(p.Value)
+		if err != nil {
+			return nil, err
+		}
+		if err := yamlx.DecodeStrict(p.Key+"="+v, yamlx.PathDoc(p.Key, v), rc); err != nil {
+			return nil, err
+		}
+	}
+	if rc.Workload.Model != "" {
+		if _, _, err := rc.modelParams(); err != nil {
+			return nil, err
+		}
+	}
+	return rc, nil
+}
+
+func (rc *RunConfig) modelParams() (*gen.Model, any, error) {
+	m, err := gen.Lookup(rc.Workload.Model)
+	if err != nil {
+		return nil, nil, err
+	}
+	var doc []byte
+	if len(rc.Workload.Params) > 0 {
+		s, err := yamlx.Flow(rc.Workload.Params)
+		if err != nil {
+			return nil, nil, err
+		}
+		doc = []byte(s)
+	}
+	p, err := m.Params("workload.params", doc, nil)
+	if err == nil {
+		err = m.Check(p)
+	}
+	return m, p, err
+}
+
+// Run is one simulation of the sweep.
+type Run struct {
+	Config *Config
+	Rep    int
+	Seed   uint64
+	Key    string
+}
+
+// RunSeed is the seed of replication rep: derived from the spec seed and
+// the replication number only, so every configuration of a replication
+// sees the same workload and random draws (common random numbers).
+func RunSeed(specSeed uint64, rep int) uint64 {
+	h := fnv.New64a()
+	fmt.Fprintf(h, "gridsched/replication/%d/%d", specSeed, rep)
+	return h.Sum64()
+}
+
+// NewRun makes replication rep of configuration c.
+func (s *Spec) NewRun(c *Config, rep int) Run {
+	return Run{Config: c, Rep: rep, Seed: RunSeed(s.Seed, rep), Key: fmt.Sprintf("%s#%d", c.ID, rep)}
+}
+
+// TracesDir is where trace names of specs are looked up: the
+// GRIDSCHED_TRACES environment variable, else ../shared/traces.
+func TracesDir() string {
+	if d := os.Getenv("GRIDSCHED_TRACES"); d != "" {
+		return d
+	}
+	return filepath.Join("..", "shared", "traces")
+}
+
+// resolvePath finds a file named in a spec: absolute; relative to the
+// spec's folder; else (traces) in TracesDir.
+func (s *Spec) resolvePath(name string, trace bool) string {
+	if filepath.IsAbs(name) {
+		return name
+	}
+	if s.Dir != "" {
+		if p := filepath.Join(s.Dir, name); fileExists(p) {
+			return p
+		}
+	}
+	if trace {
+		return filepath.Join(TracesDir(), name)
+	}
+	return name
+}
+
+func fileExists(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && !st.IsDir()
+}
+
+// Execute simulates one run and returns its metrics.
+func (s *Spec) Execute(r Run, cache *Cache) (map[string]float64, error) {
+	rc, err := r.Config.Resolve(s)
+	if err != nil {
+		return nil, err
+	}
+	w := rc.Workload
+	cfg := simulate.Config{
+		Policy: rc.Policy, Nodes: rc.Platform.Nodes, Seed: r.Seed,
+		Rules:     workload.Rules{KeepCancelled: w.KeepCancelled, ClampWide: w.ClampWide},
+		Transform: workload.Transform{Skip: w.Skip, First: w.First, Scale: w.ArrivalScale, MaxProcs: w.MaxProcs},
+	}
+	if rc.Overrun == "extend" {
+		cfg.Overrun = engine.OverrunExtend
+	}
+	if rc.Platform.File != "" {
+		cfg.PlatformPath = s.resolvePath(rc.Platform.File, false)
+	}
+	var wl *workload.Workload
+	var plat *model.Platform
+	if w.Trace != "" {
+		cfg.WorkloadPath = s.resolvePath(w.Trace, true)
+		wl, plat, err = cache.load(&cfg)
+	} else {
+		wl, plat, err = generate(rc, &cfg)
+	}
+	if err != nil {
+		return nil, err
+	}
+	res, err := simulate.RunLoaded(cfg, wl, plat)
+	if err != nil {
+		return nil, err
+	}
+	return MetricValues(&res.Summary), nil
+}
+
+// generate builds a model workload for one run (seeded by the run).
+func generate(rc *RunConfig, cfg *simulate.Config) (*workload.Workload, *model.Platform, error) {
+	m, p, err := rc.modelParams()
+	if err != nil {
+		return nil, nil, err
+	}
+	g, err := m.New(p, cfg.Seed)
+	if err != nil {
+		return nil, nil, err
+	}
+	n := rc.Workload.Jobs
+	if n <= 0 {
+		n = 1 << 31
+	}
+	jobs := gen.Take(g, n)
+	var h swf.Header
+	if sz, ok := g.(gen.Sizer); ok {
+		h = swf.Header{{Key: "MaxProcs", Value: strconv.Itoa(sz.Nodes())}}
+	}
+	wl, err := workload.FromJobs(rc.Workload.Model, jobs, h, cfg.Rules, cfg.Transform)
+	if err != nil {
+		return nil, nil, err
+	}
+	plat, err := simulate.PlatformFor(cfg, wl)
+	if err != nil {
+		return nil, nil, err
+	}
+	wl.FitPlatform(plat.TotalPEs(), cfg.Rules)
+	return wl, plat, nil
+}
+
+// metricDefs lists every metric a run reports, by name.
+var metricDefs = []struct {
+	name string
+	get  func(*metrics.Summary) float64
+}{
+	{"mean_wait", func(s *metrics.Summary) float64 { return s.Wait.Mean }},
+	{"median_wait", func(s *metrics.Summary) float64 { return s.Wait.Median }},
+	{"p95_wait", func(s *metrics.Summary) float64 { return s.Wait.P95 }},
+	{"max_wait", func(s *metrics.Summary) float64 { return s.Wait.Max }},
+	{"mean_response", func(s *metrics.Summary) float64 { return s.Response.Mean }},
+	{"median_response", func(s *metrics.Summary) float64 { return s.Response.Median }},
+	{"mean_bsld", func(s *metrics.Summary) float64 { return s.BSLD.Mean }},
+	{"median_bsld", func(s *metrics.Summary) float64 { return s.BSLD.Median }},
+	{"p95_bsld", func(s *metrics.Summary) float64 { return s.BSLD.P95 }},
+	{"max_bsld", func(s *metrics.Summary) float64 { return s.BSLD.Max }},
+	{"utilization", func(s *metrics.Summary) float64 { return s.Utilization }},
+	{"makespan", func(s *metrics.Summary) float64 { return s.Makespan }},
+	{"throughput", func(s *metrics.Summary) float64 { return s.Throughput }},
+	{"jobs", func(s *metrics.Summary) float64 { return float64(s.Jobs) }},
+	{"killed", func(s *metrics.Summary) float64 { return float64(s.Killed) }},
+}
+
+// MetricNames lists the metrics in their fixed order.
+func MetricNames() []string {
+	out := make([]string, len(metricDefs))
+	for i, d := range metricDefs {
+		out[i] = d.name
+	}
+	return out
+}
+
+// IsMetric reports whether name is a metric.
+func IsMetric(name string) bool {
+	for _, d := range metricDefs {
+		if d.name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// MetricValues extracts every metric from a summary.
+func MetricValues(s *metrics.Summary) map[string]float64 {
+	m := make(map[string]float64, len(metricDefs))
+	for _, d := range metricDefs {
+		m[d.name] = d.get(s)
+	}
+	return m
+}

@@ -1,0 +1,140 @@
+package experiment
+
+import (
+	"bufio"
+	"io"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+
+	"gonum.org/v1/gonum/stat"
+	"gonum.org/v1/gonum/stat/distuv"
+)
+
+// CI95 returns the mean, the sample standard deviation and the half-width
+// of the 95% confidence interval of the mean by Student's t with n−1
+// degrees of freedom. With fewer than two values the deviation is 0 and
+// the half-width NaN (unknown).
+func CI95(x []float64) (mean, sd, halfWidth float64) {
+	n := len(x)
+	if n == 0 {
+		return math.NaN(), math.NaN(), math.NaN()
+	}
+	mean = stat.Mean(x, nil)
+	if n < 2 {
+		return mean, 0, math.NaN()
+	}
+	sd = stat.StdDev(x, nil)
+	t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(n - 1)}.Quantile(0.975)
+	return mean, sd, t * sd / math.Sqrt(float64(n))
+}
+
+func fmtNum(b []byte, v float64) []byte {
+	if math.IsNaN(v) {
+		return b
+	}
+	return strconv.AppendFloat(b, v, 'g', -1, 64)
+}
+
+func csvField(b []byte, s string) []byte {
+	if strings.ContainsAny(s, ",\"\n") {
+		return append(append(append(b, '"'), strings.ReplaceAll(s, `"`, `""`)...), '"')
+	}
+	return append(b, s...)
+}
+
+// paramKeys lists the parameter names of the rows, sorted.
+func paramKeys(rows []Row) []string {
+	seen := map[string]bool{}
+	for _, r := range rows {
+		for k := range r.Params {
+			seen[k] = true
+		}
+	}
+	keys := make([]string, 0, len(seen))
+	for k := range seen {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// WriteRuns writes one CSV row per run: configuration, parameters,
+// replication, seed and every metric. Rows come in configuration then
+// replication order, so the file is the same however the runs were
+// scheduled, sharded or interrupted.
+func WriteRuns(w io.Writer, rows []Row) error {
+	bw := bufio.NewWriter(w)
+	keys := paramKeys(rows)
+	head := append([]string{"config_index", "config_id"}, keys...)
+	head = append(head, "replication", "seed")
+	head = append(head, MetricNames()...)
+	bw.WriteString(strings.Join(head, ",") + "\n")
+	var b []byte
+	for _, r := range rows {
+		b = strconv.AppendInt(b[:0], int64(r.ConfigIndex), 10)
+		b = append(b, ',')
+		b = csvField(b, r.ConfigID)
+		for _, k := range keys {
+			b = append(b, ',')
+			b = csvField(b, r.Params[k])
+		}
+		b = append(b, ',')
+		b = strconv.AppendInt(b, int64(r.Rep), 10)
+		b = append(b, ',')
+		b = append(b, r.Seed...)
+		for _, m := range MetricNames() {
+			b = append(b, ',')
+			b = fmtNum(b, r.Metrics[m])
+		}
+		b = append(b, '\n')
+		if _, err := bw.Write(b); err != nil {
+			return err
+		}
+	}
+	return bw.Flush()
+}
+
+// WriteAggregate writes one CSV row per configuration and metric: n,
+// mean, standard deviation and the 95% CI (half-width, low, high).
+func WriteAggregate(w io.Writer, aggs []Agg) error {
+	bw := bufio.NewWriter(w)
+	var keys []string
+	seen := map[string]bool{}
+	for _, a := range aggs {
+		for k := range a.Params {
+			if !seen[k] {
+				seen[k] = true
+				keys = append(keys, k)
+			}
+		}
+	}
+	sort.Strings(keys)
+	head := append([]string{"config_index", "config_id"}, keys...)
+	head = append(head, "metric", "n", "mean", "sd", "ci95_halfwidth", "ci95_low", "ci95_high")
+	bw.WriteString(strings.Join(head, ",") + "\n")
+	var b []byte
+	for _, a := range aggs {
+		b = strconv.AppendInt(b[:0], int64(a.ConfigIndex), 10)
+		b = append(b, ',')
+		b = csvField(b, a.ConfigID)
+		for _, k := range keys {
+			b = append(b, ',')
+			b = csvField(b, a.Params[k])
+		}
+		b = append(b, ',')
+		b = append(b, a.Metric...)
+		b = append(b, ',')
+		b = strconv.AppendInt(b, int64(a.N), 10)
+		for _, v := range []float64{a.Mean, a.SD, a.HalfWidth, a.Mean - a.HalfWidth, a.Mean + a.HalfWidth} {
+			b = append(b, ',')
+			b = fmtNum(b, v)
+		}
+		b = append(b, '\n')
+		if _, err := bw.Write(b); err != nil {
+			return err
+		}
+	}
+	return bw.Flush()
+}

@@ -1,0 +1,274 @@
+package experiment
+
+import (
+	"fmt"
+	"math"
+	"runtime"
+	"sort"
+	"sync"
+)
+
+// Options control a sweep.
+type Options struct {
+	Workers int // simulations at once (default: GOMAXPROCS)
+	Shard   int // this shard, 0-based
+	Shards  int // number of shards (0 or 1: everything)
+	// Progress, if set, is called after every finished run with the
+	// number of runs done in this invocation and the number planned so
+	// far (adaptive sweeps plan more as they go).
+	Progress func(done, planned int)
+}
+
+// Summary tells what a sweep did.
+type Summary struct {
+	Configs, Ran, AlreadyDone int
+}
+
+// Sweep runs every run of the spec that belongs to this shard and is not
+// in the store yet, committing each as it finishes.
+func Sweep(s *Spec, st *Store, o Options) (Summary, error) {
+	if o.Workers <= 0 {
+		o.Workers = runtime.GOMAXPROCS(0)
+	}
+	if o.Shards <= 1 {
+		o.Shards, o.Shard = 1, 0
+	}
+	if o.Shard < 0 || o.Shard >= o.Shards {
+		return Summary{}, fmt.Errorf("shard %d of %d: want 0 <= shard < shards", o.Shard, o.Shards)
+	}
+	configs := s.Configs()
+	sum := Summary{Configs: len(configs)}
+	done, err := st.Done()
+	if err != nil {
+		return sum, err
+	}
+	cache := NewCache()
+	ex := &executor{s: s, st: st, o: o, cache: cache}
+	if !s.Replications.Adaptive() {
+		var todo []Run
+		i := 0
+		for c := range configs {
+			for rep := 0; rep < s.Replications.Count; rep++ {
+				r := s.NewRun(&configs[c], rep)
+				if i%o.Shards == o.Shard {
+					if done[r.Key] {
+						sum.AlreadyDone++
+					} else {
+						todo = append(todo, r)
+					}
+				}
+				i++
+			}
+		}
+		n, err := ex.run(todo)
+		sum.Ran += n
+		return sum, err
+	}
+	// Adaptive: configurations are sharded whole; replications are added
+	// in rounds, deciding only at the fixed checkpoints.
+	var mine []*Config
+	for c := range configs {
+		if c%o.Shards == o.Shard {
+			mine = append(mine, &configs[c])
+		}
+	}
+	for {
+		values, err := ex.metricValues(s.Replications.Metric)
+		if err != nil {
+			return sum, err
+		}
+		var todo []Run
+		for _, c := range mine {
+			need := s.needed(values[c.ID])
+			for rep := 0; rep < need; rep++ {
+				r := s.NewRun(c, rep)
+				if done[r.Key] {
+					continue
+				}
+				todo = append(todo, r)
+			}
+		}
+		if len(todo) == 0 {
+			break
+		}
+		n, err := ex.run(todo)
+		sum.Ran += n
+		if err != nil {
+			return sum, err
+		}
+		for _, r := range todo {
+			done[r.Key] = true
+		}
+	}
+	return sum, nil
+}
+
+// checkpoints are the replication counts at which an adaptive sweep
+// decides whether to stop: min, then ×1.5 (rounded up), capped at max.
+func (s *Spec) checkpoints() []int {
+	r := s.Replications
+	var cps []int
+	for n := r.Min; ; n = int(math.Ceil(float64(n) * 1.5)) {
+		if n >= r.Max {
+			return append(cps, r.Max)
+		}
+		cps = append(cps, n)
+	}
+}
+
+// needed returns how many replications a configuration needs given the
+// stored values of the stopping metric by replication (vals[rep], NaN =
+// not stored): the first checkpoint whose replications are not all
+// stored, or at which the precision target is not yet met... decided
+// only on complete checkpoints, so the result does not depend on which
+// runs happened to finish before an interruption.
+func (s *Spec) needed(vals map[int]float64) int {
+	r := s.Replications
+	for _, cp := range s.checkpoints() {
+		xs := make([]float64, 0, cp)
+		for rep := 0; rep < cp; rep++ {
+			v, ok := vals[rep]
+			if !ok {
+				return cp // run up to this checkpoint first
+			}
+			xs = append(xs, v)
+		}
+		mean, _, hw := CI95(xs)
+		if cp >= r.Max || (mean != 0 && hw/math.Abs(mean) <= r.RelHalfWidth) || (mean == 0 && hw == 0) {
+			return cp
+		}
+	}
+	return r.Max
+}
+
+type executor struct {
+	s       *Spec
+	st      *Store
+	o       Options
+	cache   *Cache
+	donen   int
+	planned int
+}
+
+// metricValues returns, by configuration id, the stored values of metric
+// by replication.
+func (ex *executor) metricValues(metric string) (map[string]map[int]float64, error) {
+	rows, err := ex.st.Rows()
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]map[int]float64{}
+	for _, r := range rows {
+		if out[r.ConfigID] == nil {
+			out[r.ConfigID] = map[int]float64{}
+		}
+		out[r.ConfigID][r.Rep] = r.Metrics[metric]
+	}
+	return out, nil
+}
+
+type result struct {
+	run     Run
+	metrics map[string]float64
+	err     error
+}
+
+// run executes runs on the workers and commits each result as it comes.
+// It stops starting new runs at the first error and returns it after the
+// runs in flight are committed.
+func (ex *executor) run(runs []Run) (int, error) {
+	ex.planned += len(runs)
+	jobs := make(chan Run)
+	results := make(chan result)
+	var wg sync.WaitGroup
+	for w := 0; w < ex.o.Workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for r := range jobs {
+				m, err := ex.s.Execute(r, ex.cache)
+				results <- result{run: r, metrics: m, err: err}
+			}
+		}()
+	}
+	stop := make(chan struct{})
+	go func() {
+		defer close(jobs)
+		for _, r := range runs {
+			select {
+			case jobs <- r:
+			case <-stop:
+				return
+			}
+		}
+	}()
+	go func() { wg.Wait(); close(results) }()
+	n := 0
+	var first error
+	for res := range results {
+		if res.err == nil {
+			res.err = ex.st.Insert(res.run, res.metrics)
+		}
+		if res.err != nil {
+			if first == nil {
+				first = fmt.Errorf("run %s: %w", res.run.Key, res.err)
+				close(stop)
+			}
+			continue
+		}
+		n++
+		ex.donen++
+		if ex.o.Progress != nil {
+			ex.o.Progress(ex.donen, ex.planned)
+		}
+	}
+	return n, first
+}
+
+// Agg is the aggregate of one metric over the replications of one
+// configuration.
+type Agg struct {
+	ConfigIndex int
+	ConfigID    string
+	Params      map[string]string
+	Metric      string
+	N           int
+	Mean, SD    float64
+	HalfWidth   float64 // 95% CI half-width, Student's t with n−1 degrees of freedom
+}
+
+// Aggregate computes the aggregates of metrics, by configuration (in
+// configuration order) then metric (in the given order).
+func Aggregate(rows []Row, metrics []string) []Agg {
+	type group struct {
+		index  int
+		id     string
+		params map[string]string
+		vals   map[string][]float64
+	}
+	groups := map[int]*group{}
+	for _, r := range rows {
+		g := groups[r.ConfigIndex]
+		if g == nil {
+			g = &group{index: r.ConfigIndex, id: r.ConfigID, params: r.Params, vals: map[string][]float64{}}
+			groups[r.ConfigIndex] = g
+		}
+		for _, m := range metrics {
+			g.vals[m] = append(g.vals[m], r.Metrics[m])
+		}
+	}
+	idx := make([]int, 0, len(groups))
+	for i := range groups {
+		idx = append(idx, i)
+	}
+	sort.Ints(idx)
+	var out []Agg
+	for _, i := range idx {
+		g := groups[i]
+		for _, m := range metrics {
+			mean, sd, hw := CI95(g.vals[m])
+			out = append(out, Agg{ConfigIndex: g.index, ConfigID: g.id, Params: g.params, Metric: m, N: len(g.vals[m]), Mean: mean, SD: sd, HalfWidth: hw})
+		}
+	}
+	return out
+}

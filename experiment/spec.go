@@ -1,0 +1,305 @@
+// Package experiment runs parameter sweeps: a YAML spec expands into
+// configurations × replications, each run simulates once (in parallel,
+// one simulation per goroutine), finished runs are committed to a
+// crash-safe SQLite store, and the store exports per-run rows and
+// per-configuration aggregates with 95% confidence intervals.
+package experiment
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/gridsched/gridsched/gen"
+	"github.com/gridsched/gridsched/internal/yamlx"
+	"github.com/gridsched/gridsched/policy"
+)
+
+// Spec is an experiment: what to simulate, which parameters to vary, how
+// many replications, which metrics to aggregate.
+type Spec struct {
+	Name         string            `yaml:"name" json:"name"`
+	Description  string            `yaml:"description" json:"description,omitempty"`
+	Workload     WorkloadSpec      `yaml:"workload" json:"workload"`
+	Platform     PlatformSpec      `yaml:"platform" json:"platform"`
+	Policies     []string          `yaml:"policies" json:"policies"`
+	Overrun      string            `yaml:"overrun" json:"overrun,omitempty"`
+	Grid         map[string][]any  `yaml:"grid" json:"grid,omitempty"`
+	Zip          map[string][]any  `yaml:"zip" json:"zip,omitempty"`
+	Replications Replications      `yaml:"replications" json:"replications"`
+	Seed         uint64            `yaml:"seed" json:"seed"`
+	Metrics      []string          `yaml:"metrics" json:"metrics"`
+	Plot         PlotSpec          `yaml:"plot" json:"plot"`
+	Labels       map[string]Labels `yaml:"labels" json:"-"`
+	// Label is the label applied, if any (not part of the file).
+	Label string `yaml:"-" json:"label,omitempty"`
+	// Dir is the spec file's folder: relative paths are resolved from it.
+	Dir string `yaml:"-" json:"-"`
+}
+
+// Labels override parts of a spec for a reduced or full scale: "quick"
+// for CI and demos, "paper" for the published scale. Each set field
+// replaces the spec's.
+type Labels struct {
+	Workload     *WorkloadSpec    `yaml:"workload"`
+	Platform     *PlatformSpec    `yaml:"platform"`
+	Grid         map[string][]any `yaml:"grid"`
+	Zip          map[string][]any `yaml:"zip"`
+	Replications *Replications    `yaml:"replications"`
+	Policies     []string         `yaml:"policies"`
+}
+
+// WorkloadSpec is a trace (with transforms) or a generator (with
+// parameters).
+type WorkloadSpec struct {
+	Trace         string         `yaml:"trace" json:"trace,omitempty"`
+	Model         string         `yaml:"model" json:"model,omitempty"`
+	Params        map[string]any `yaml:"params" json:"params,omitempty"`
+	Jobs          int            `yaml:"jobs" json:"jobs,omitempty"`
+	Skip          int            `yaml:"skip" json:"skip,omitempty"`
+	First         int            `yaml:"first" json:"first,omitempty"`
+	ArrivalScale  float64        `yaml:"arrival_scale" json:"arrival_scale,omitempty"`
+	MaxProcs      int            `yaml:"max_procs" json:"max_procs,omitempty"`
+	KeepCancelled bool           `yaml:"keep_cancelled" json:"keep_cancelled,omitempty"`
+	ClampWide     bool           `yaml:"clamp_wide" json:"clamp_wide,omitempty"`
+}
+
+// PlatformSpec: nodes single-processor nodes, or a platform file; neither
+// means the trace header's MaxProcs (or, for a model, its system size).
+type PlatformSpec struct {
+	Nodes int    `yaml:"nodes" json:"nodes,omitempty"`
+	File  string `yaml:"file" json:"file,omitempty"`
+}
+
+// Replications: a fixed count, or adaptive: at least Min, then more until
+// the 95% CI half-width of Metric is below RelHalfWidth × its mean, at
+// most Max.
+type Replications struct {
+	Count        int     `yaml:"count" json:"count,omitempty"`
+	Min          int     `yaml:"min" json:"min,omitempty"`
+	Max          int     `yaml:"max" json:"max,omitempty"`
+	Metric       string  `yaml:"metric" json:"metric,omitempty"`
+	RelHalfWidth float64 `yaml:"rel_halfwidth" json:"rel_halfwidth,omitempty"`
+}
+
+// Adaptive reports whether replications stop on a precision target.
+func (r Replications) Adaptive() bool { return r.Count == 0 }
+
+// PlotSpec chooses the x axis of the sweep figures: a grid or zip
+// parameter (default: the first grid parameter).
+type PlotSpec struct {
+	X     string `yaml:"x" json:"x,omitempty"`
+	Title string `yaml:"title" json:"title,omitempty"`
+}
+
+// Load reads, checks and validates a spec file, applying label (may be
+// empty). Every structural problem (unknown key, wrong type) and every
+// semantic one (out of range, unknown policy) is reported, each with its
+// file, line and column.
+func Load(path, label string) (*Spec, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return Parse(path, data, label)
+}
+
+// Parse is Load on bytes; name is used in messages and to resolve
+// relative paths.
+func Parse(name string, data []byte, label string) (*Spec, error) {
+	schema := yamlx.Check(name, data, &Spec{})
+	if len(schema.Issues) > 0 {
+		return nil, errors.Join(schema.Issues...)
+	}
+	var s Spec
+	if err := yamlx.DecodeStrict(name, data, &s); err != nil {
+		return nil, err
+	}
+	s.Dir = filepath.Dir(name)
+	if label != "" {
+		l, ok := s.Labels[label]
+		if !ok {
+			known := make([]string, 0, len(s.Labels))
+			for k := range s.Labels {
+				known = append(known, k)
+			}
+			sort.Strings(known)
+			return nil, fmt.Errorf("%s: no label %q (labels: %s)", name, label, strings.Join(known, ", "))
+		}
+		s.apply(l)
+		s.Label = label
+	}
+	if errs := s.validate(schema); len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	return &s, nil
+}
+
+func (s *Spec) apply(l Labels) {
+	if l.Workload != nil {
+		s.Workload = *l.Workload
+	}
+	if l.Platform != nil {
+		s.Platform = *l.Platform
+	}
+	if l.Grid != nil {
+		s.Grid = l.Grid
+	}
+	if l.Zip != nil {
+		s.Zip = l.Zip
+	}
+	if l.Replications != nil {
+		s.Replications = *l.Replications
+	}
+	if l.Policies != nil {
+		s.Policies = l.Policies
+	}
+}
+
+// validate checks ranges and names; errors point at the offending value.
+func (s *Spec) validate(sc *yamlx.Schema) []error {
+	var errs []error
+	bad := func(path, format string, args ...any) { errs = append(errs, sc.At(path, format, args...)) }
+	if s.Name == "" {
+		bad("name", "every experiment needs a name")
+	}
+	w := s.Workload
+	switch {
+	case w.Trace == "" && w.Model == "":
+		bad("workload", "give a trace or a model")
+	case w.Trace != "" && w.Model != "":
+		bad("workload", "give a trace or a model, not both")
+	case w.Model != "":
+		if _, err := gen.Lookup(w.Model); err != nil {
+			bad("workload.model", "%v", err)
+		} else if w.Jobs <= 0 && w.Model != "trace-reservations" {
+			bad("workload.jobs", "a generated workload needs jobs > 0, got %d", w.Jobs)
+		}
+	}
+	if w.ArrivalScale < 0 {
+		bad("workload.arrival_scale", "must be positive, got %g", w.ArrivalScale)
+	}
+	for _, k := range []struct {
+		path string
+		v    int
+	}{{"workload.skip", w.Skip}, {"workload.first", w.First}, {"workload.max_procs", w.MaxProcs}, {"platform.nodes", s.Platform.Nodes}} {
+		if k.v < 0 {
+			bad(k.path, "must be >= 0, got %d", k.v)
+		}
+	}
+	if len(s.Policies) == 0 && s.Grid["policy"] == nil && s.Zip["policy"] == nil {
+		bad("policies", "name at least one policy (known: %s)", strings.Join(policy.Names(), ", "))
+	}
+	for i, p := range s.Policies {
+		if _, err := policy.New(p, nil); err != nil {
+			bad(fmt.Sprintf("policies[%d]", i), "%v", err)
+		}
+	}
+	switch s.Overrun {
+	case "", "kill", "extend":
+	default:
+		bad("overrun", "want kill or extend, got %q", s.Overrun)
+	}
+	r := s.Replications
+	switch {
+	case r.Count < 0:
+		bad("replications.count", "must be >= 1, got %d", r.Count)
+	case r.Count > 0 && (r.Min != 0 || r.Max != 0 || r.Metric != ""):
+		bad("replications", "give count, or min/max/metric/rel_halfwidth, not both")
+	case r.Count == 0:
+		if r.Min < 2 {
+			bad("replications.min", "adaptive replications need min >= 2 (or give count), got %d", r.Min)
+		}
+		if r.Max < r.Min {
+			bad("replications.max", "must be >= min (%d), got %d", r.Min, r.Max)
+		}
+		if !(r.RelHalfWidth > 0 && r.RelHalfWidth < 1) {
+			bad("replications.rel_halfwidth", "must be in (0, 1), got %g", r.RelHalfWidth)
+		}
+		if !IsMetric(r.Metric) {
+			bad("replications.metric", "unknown metric %q (known: %s)", r.Metric, strings.Join(MetricNames(), ", "))
+		}
+	}
+	if len(s.Metrics) == 0 {
+		bad("metrics", "name at least one metric (known: %s)", strings.Join(MetricNames(), ", "))
+	}
+	for i, m := range s.Metrics {
+		if !IsMetric(m) {
+			bad(fmt.Sprintf("metrics[%d]", i), "unknown metric %q (known: %s)", m, strings.Join(MetricNames(), ", "))
+		}
+	}
+	n := -1
+	for _, k := range sortedKeys(s.Zip) {
+		if n >= 0 && len(s.Zip[k]) != n {
+			bad("zip."+k, "zipped lists must have the same length: %d here, %d before", len(s.Zip[k]), n)
+		}
+		n = len(s.Zip[k])
+	}
+	for _, part := range []map[string][]any{s.Grid, s.Zip} {
+		for _, k := range sortedKeys(part) {
+			if len(part[k]) == 0 {
+				bad(k, "an empty list of values")
+			}
+			if !knownParam(k) {
+				bad(k, "unknown parameter %q (vary policy, overrun, workload.*, workload.params.*, platform.*)", k)
+			}
+		}
+	}
+	if s.Plot.X != "" && s.Grid[s.Plot.X] == nil && s.Zip[s.Plot.X] == nil {
+		bad("plot.x", "%q is not a grid or zip parameter", s.Plot.X)
+	}
+	if len(errs) == 0 {
+		// Every configuration must build: catches model parameter errors.
+		for _, c := range s.Configs() {
+			if _, err := c.Resolve(s); err != nil {
+				errs = append(errs, fmt.Errorf("%s: configuration %s: %w", sc.Source, c.ID, err))
+				break
+			}
+		}
+	}
+	return errs
+}
+
+func knownParam(k string) bool {
+	switch {
+	case k == "policy", k == "overrun":
+		return true
+	case strings.HasPrefix(k, "workload.params."):
+		return true
+	case strings.HasPrefix(k, "workload."), strings.HasPrefix(k, "platform."):
+		var r RunConfig
+		return yamlx.DecodeStrict("", yamlx.PathDoc(k, "0"), &r) == nil ||
+			yamlx.DecodeStrict("", yamlx.PathDoc(k, "x"), &r) == nil ||
+			yamlx.DecodeStrict("", yamlx.PathDoc(k, "true"), &r) == nil
+	}
+	return false
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	ks := make([]string, 0, len(m))
+	for k := range m {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	return ks
+}
+
+// Hash identifies the expanded experiment: two stores with the same hash
+// hold runs of the same experiment and can be merged.
+func (s *Spec) Hash() string {
+	b, _ := json.Marshal(s)
+	h := sha256.Sum256(b)
+	return hex.EncodeToString(h[:12])
+}
+
+// Canonical is the spec as stored in the result store (JSON).
+func (s *Spec) Canonical() string {
+	b, _ := json.MarshalIndent(s, "", "  ")
+	return string(b)
+}

@@ -1,0 +1,261 @@
+package experiment
+
+import (
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+
+	_ "modernc.org/sqlite" // the pure-Go SQLite driver, registered as "sqlite"
+)
+
+// Store is the crash-safe result store: an SQLite file in WAL mode with
+// synchronous=FULL, one transaction per finished run, the run key as
+// primary key. Killing the process at any moment loses at most the runs
+// in flight; a finished run is never lost or stored twice.
+type Store struct {
+	db   *sql.DB
+	Path string
+	Hash string
+	Spec string // canonical JSON of the spec
+}
+
+const schema = `
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS runs (
+	run_key      TEXT PRIMARY KEY,
+	config_index INTEGER NOT NULL,
+	config_id    TEXT NOT NULL,
+	params       TEXT NOT NULL,
+	replication  INTEGER NOT NULL,
+	seed         TEXT NOT NULL,
+	metrics      TEXT NOT NULL
+);`
+
+func openDB(path string) (*sql.DB, error) {
+	db, err := sql.Open("sqlite", "file:"+path+"?_pragma=journal_mode(WAL)&_pragma=synchronous(FULL)&_pragma=busy_timeout(10000)")
+	if err != nil {
+		return nil, err
+	}
+	db.SetMaxOpenConns(1)
+	if _, err := db.Exec(schema); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return db, nil
+}
+
+// ErrStoreExists is returned when a store exists and resume was not asked.
+var ErrStoreExists = errors.New("result store exists")
+
+// OpenStore opens (creating) the store for spec at path. An existing
+// store is only reopened with resume, and only if it holds the same
+// experiment.
+func OpenStore(path string, s *Spec, resume bool) (*Store, error) {
+	_, statErr := os.Stat(path)
+	exists := statErr == nil
+	if exists && !resume {
+		return nil, fmt.Errorf("%s: %w (use --resume to continue it, or remove it)", path, ErrStoreExists)
+	}
+	db, err := openDB(path)
+	if err != nil {
+		return nil, err
+	}
+	st := &Store{db: db, Path: path, Hash: s.Hash(), Spec: s.Canonical()}
+	var have string
+	err = db.QueryRow(`SELECT value FROM meta WHERE key = 'spec_hash'`).Scan(&have)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		tx, err := db.Begin()
+		if err != nil {
+			db.Close()
+			return nil, err
+		}
+		for k, v := range map[string]string{"spec_hash": st.Hash, "spec": st.Spec, "name": s.Name, "label": s.Label} {
+			if _, err := tx.Exec(`INSERT INTO meta (key, value) VALUES (?, ?)`, k, v); err != nil {
+				tx.Rollback()
+				db.Close()
+				return nil, err
+			}
+		}
+		if err := tx.Commit(); err != nil {
+			db.Close()
+			return nil, err
+		}
+	case err != nil:
+		db.Close()
+		return nil, fmt.Errorf("%s: %w", path, err)
+	case have != st.Hash:
+		db.Close()
+		return nil, fmt.Errorf("%s holds another experiment (spec hash %s, this spec %s)", path, have, st.Hash)
+	}
+	return st, nil
+}
+
+// OpenExisting opens a store for reading (reports, exports, merges).
+func OpenExisting(path string) (*Store, error) {
+	if _, err := os.Stat(path); err != nil {
+		return nil, err
+	}
+	db, err := openDB(path)
+	if err != nil {
+		return nil, err
+	}
+	st := &Store{db: db, Path: path}
+	if err := db.QueryRow(`SELECT value FROM meta WHERE key = 'spec_hash'`).Scan(&st.Hash); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("%s: not a gridsched result store: %w", path, err)
+	}
+	db.QueryRow(`SELECT value FROM meta WHERE key = 'spec'`).Scan(&st.Spec)
+	return st, nil
+}
+
+// Close closes the store.
+func (st *Store) Close() error { return st.db.Close() }
+
+// Row is one stored run.
+type Row struct {
+	Key         string
+	ConfigIndex int
+	ConfigID    string
+	Params      map[string]string
+	Rep         int
+	Seed        string
+	Metrics     map[string]float64
+}
+
+// Done returns the keys of the stored runs.
+func (st *Store) Done() (map[string]bool, error) {
+	rows, err := st.db.Query(`SELECT run_key FROM runs`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	done := map[string]bool{}
+	for rows.Next() {
+		var k string
+		if err := rows.Scan(&k); err != nil {
+			return nil, err
+		}
+		done[k] = true
+	}
+	return done, rows.Err()
+}
+
+// Insert commits one finished run. Inserting a run that is already there
+// is a no-op (the first result stands; runs are deterministic anyway).
+func (st *Store) Insert(r Run, metrics map[string]float64) error {
+	params := map[string]string{}
+	for _, p := range r.Config.Params {
+		params[p.Key] = FormatValue(p.Value)
+	}
+	pj, _ := json.Marshal(params)
+	mj, err := json.Marshal(metrics)
+	if err != nil {
+		return fmt.Errorf("run %s: %w", r.Key, err)
+	}
+	_, err = st.db.Exec(`INSERT OR IGNORE INTO runs (run_key, config_index, config_id, params, replication, seed, metrics) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+		r.Key, r.Config.Index, r.Config.ID, string(pj), r.Rep, fmt.Sprint(r.Seed), string(mj))
+	return err
+}
+
+// Rows returns every stored run ordered by configuration and replication.
+func (st *Store) Rows() ([]Row, error) {
+	rows, err := st.db.Query(`SELECT run_key, config_index, config_id, params, replication, seed, metrics FROM runs ORDER BY config_index, replication`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Row
+	for rows.Next() {
+		var r Row
+		var pj, mj string
+		if err := rows.Scan(&r.Key, &r.ConfigIndex, &r.ConfigID, &pj, &r.Rep, &r.Seed, &mj); err != nil {
+			return nil, err
+		}
+		if err := json.Unmarshal([]byte(pj), &r.Params); err != nil {
+			return nil, err
+		}
+		if err := json.Unmarshal([]byte(mj), &r.Metrics); err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
+// Merge copies the runs of the stores at paths into a new store at out.
+// Every store must hold the same experiment (spec hash).
+func Merge(out string, paths []string) (int, error) {
+	if len(paths) == 0 {
+		return 0, fmt.Errorf("merge: no stores given")
+	}
+	if _, err := os.Stat(out); err == nil {
+		return 0, fmt.Errorf("%s: %w (merge writes a new store)", out, ErrStoreExists)
+	}
+	var srcs []*Store
+	defer func() {
+		for _, s := range srcs {
+			s.Close()
+		}
+	}()
+	for _, p := range paths {
+		s, err := OpenExisting(p)
+		if err != nil {
+			return 0, err
+		}
+		if len(srcs) > 0 && s.Hash != srcs[0].Hash {
+			return 0, fmt.Errorf("merge: %s holds another experiment than %s (spec hash %s vs %s)", p, paths[0], s.Hash, srcs[0].Hash)
+		}
+		srcs = append(srcs, s)
+	}
+	db, err := openDB(out)
+	if err != nil {
+		return 0, err
+	}
+	defer db.Close()
+	tx, err := db.Begin()
+	if err != nil {
+		return 0, err
+	}
+	defer tx.Rollback()
+	meta, err := srcs[0].db.Query(`SELECT key, value FROM meta`)
+	if err != nil {
+		return 0, err
+	}
+	for meta.Next() {
+		var k, v string
+		meta.Scan(&k, &v)
+		if _, err := tx.Exec(`INSERT INTO meta (key, value) VALUES (?, ?)`, k, v); err != nil {
+			meta.Close()
+			return 0, err
+		}
+	}
+	meta.Close()
+	n := 0
+	for _, s := range srcs {
+		rows, err := s.db.Query(`SELECT run_key, config_index, config_id, params, replication, seed, metrics FROM runs`)
+		if err != nil {
+			return 0, err
+		}
+		for rows.Next() {
+			var k, cid, pj, seed, mj string
+			var ci, rep int
+			if err := rows.Scan(&k, &ci, &cid, &pj, &rep, &seed, &mj); err != nil {
+				rows.Close()
+				return 0, err
+			}
+			res, err := tx.Exec(`INSERT OR IGNORE INTO runs (run_key, config_index, config_id, params, replication, seed, metrics) VALUES (?, ?, ?, ?, ?, ?, ?)`, k, ci, cid, pj, rep, seed, mj)
+			if err != nil {
+				rows.Close()
+				return 0, err
+			}
+			if c, _ := res.RowsAffected(); c > 0 {
+				n++
+			}
+		}
+		rows.Close()
+	}
+	return n, tx.Commit()
+}
