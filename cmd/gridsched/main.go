@@ -28,6 +28,6 @@ and reports per-job records, summaries and time series.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(newSimulateCmd(), newWorkloadCmd(), newPoliciesCmd())
+	root.AddCommand(newSimulateCmd(), newWorkloadCmd(), newPoliciesCmd(), newRunCmd(), newMergeCmd(), newReportCmd(), newExperimentsCmd(), newReproduceCmd(), newSlurmCmd())
 	return root
 }

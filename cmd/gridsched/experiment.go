@@ -1,0 +1,393 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"github.com/gridsched/gridsched/experiment"
+	"github.com/gridsched/gridsched/report"
+)
+
+// progressFor returns a progress callback: a bar with ETA on a terminal,
+// else a log line at most every 10 seconds (and at the end).
+func progressFor(w io.Writer, quiet bool, what string) (func(done, planned int), func()) {
+	if quiet {
+		return nil, func() {}
+	}
+	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		var bar *progressbar.ProgressBar
+		return func(done, planned int) {
+				if bar == nil {
+					bar = progressbar.NewOptions(planned, progressbar.OptionSetWriter(w), progressbar.OptionSetDescription(what),
+						progressbar.OptionShowCount(), progressbar.OptionSetPredictTime(true), progressbar.OptionThrottle(100*time.Millisecond))
+				}
+				if bar.GetMax() != planned {
+					bar.ChangeMax(planned)
+				}
+				bar.Set(done)
+			}, func() {
+				if bar != nil {
+					bar.Finish()
+					fmt.Fprintln(w)
+				}
+			}
+	}
+	start := time.Now()
+	last := time.Time{}
+	return func(done, planned int) {
+		if time.Since(last) >= 10*time.Second || done == planned {
+			fmt.Fprintf(w, "%s: %d/%d runs done (%.0fs)\n", what, done, planned, time.Since(start).Seconds())
+			last = time.Now()
+		}
+	}, func() {}
+}
+
+// parseShard reads "I/N" (1-based I, as people count) or "env": Slurm's
+// SLURM_ARRAY_TASK_ID / SLURM_ARRAY_TASK_MIN / SLURM_ARRAY_TASK_COUNT, or
+// Kubernetes' JOB_COMPLETION_INDEX (0-based) with the count from
+// GRIDSCHED_SHARDS. It returns the 0-based shard and the count.
+func parseShard(s string) (int, int, error) {
+	if s == "" {
+		return 0, 1, nil
+	}
+	if s == "env" {
+		if id := os.Getenv("SLURM_ARRAY_TASK_ID"); id != "" {
+			i, err1 := strconv.Atoi(id)
+			n, err2 := strconv.Atoi(os.Getenv("SLURM_ARRAY_TASK_COUNT"))
+			lo, _ := strconv.Atoi(os.Getenv("SLURM_ARRAY_TASK_MIN"))
+			if err1 != nil || err2 != nil || n < 1 {
+				return 0, 0, fmt.Errorf("--shard env: SLURM_ARRAY_TASK_ID=%q, SLURM_ARRAY_TASK_COUNT=%q are not a task of an array", id, os.Getenv("SLURM_ARRAY_TASK_COUNT"))
+			}
+			return i - lo, n, nil
+		}
+		if id := os.Getenv("JOB_COMPLETION_INDEX"); id != "" {
+			i, err1 := strconv.Atoi(id)
+			n, err2 := strconv.Atoi(os.Getenv("GRIDSCHED_SHARDS"))
+			if err1 != nil || err2 != nil || n < 1 {
+				return 0, 0, fmt.Errorf("--shard env: JOB_COMPLETION_INDEX=%q needs GRIDSCHED_SHARDS (the number of completions)", id)
+			}
+			return i, n, nil
+		}
+		return 0, 0, fmt.Errorf("--shard env: neither SLURM_ARRAY_TASK_ID nor JOB_COMPLETION_INDEX is set")
+	}
+	a, b, ok := strings.Cut(s, "/")
+	i, err1 := strconv.Atoi(a)
+	n, err2 := strconv.Atoi(b)
+	if !ok || err1 != nil || err2 != nil || n < 1 || i < 1 || i > n {
+		return 0, 0, fmt.Errorf("--shard %q: want I/N with 1 <= I <= N, or env", s)
+	}
+	return i - 1, n, nil
+}
+
+func defaultOut(s *experiment.Spec) string {
+	name := s.Name
+	if s.Label != "" {
+		name += "-" + s.Label
+	}
+	return filepath.Join("results", name)
+}
+
+func newRunCmd() *cobra.Command {
+	var label, out, shard string
+	var resume, quiet bool
+	var workers int
+	cmd := &cobra.Command{
+		Use:   "run SPEC.yaml",
+		Short: "Run an experiment: a parameter sweep with replications, on all cores",
+		Long: `Run every simulation of an experiment spec on all cores, committing each finished
+run to a crash-safe result store (DIR/store.db, SQLite). Kill it at any time and
+run again with --resume: no finished run is lost or counted twice. At the end it
+writes DIR/runs.csv (one row per run), DIR/aggregate.csv (mean, sd and 95% CI per
+configuration and metric) and DIR/report.html with its figures.
+
+With --shard I/N it runs a deterministic 1/N of the runs into
+DIR/store-I-of-N.db; combine the shards with 'gridsched merge'. --shard env takes
+the shard from a Slurm array task (SLURM_ARRAY_TASK_ID) or a Kubernetes Indexed
+Job (JOB_COMPLETION_INDEX, with GRIDSCHED_SHARDS).`,
+		Example: `  gridsched run experiment.yaml
+  gridsched run experiment.yaml --label quick --out results/try
+  gridsched run experiment.yaml --resume
+  gridsched run experiment.yaml --shard 2/8`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			s, err := experiment.Load(args[0], label)
+			if err != nil {
+				return err
+			}
+			i, n, err := parseShard(shard)
+			if err != nil {
+				return err
+			}
+			if out == "" {
+				out = defaultOut(s)
+			}
+			return runSpec(cmd, s, out, i, n, workers, resume, quiet)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&label, "label", "", "apply a label of the spec (e.g. quick, paper)")
+	f.StringVar(&out, "out", "", "output folder (default results/NAME[-LABEL])")
+	f.BoolVar(&resume, "resume", false, "continue an interrupted run in the same folder")
+	f.StringVar(&shard, "shard", "", "run shard I of N (I/N, 1-based), or env (Slurm array, Kubernetes indexed job)")
+	f.IntVar(&workers, "workers", 0, "simulations at once (default: all cores)")
+	f.BoolVar(&quiet, "quiet", false, "no progress output")
+	return cmd
+}
+
+func runSpec(cmd *cobra.Command, s *experiment.Spec, out string, shard, shards, workers int, resume, quiet bool) error {
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return err
+	}
+	storePath := filepath.Join(out, experiment.StoreFile)
+	if shards > 1 {
+		storePath = filepath.Join(out, fmt.Sprintf("store-%d-of-%d.db", shard+1, shards))
+	}
+	st, err := experiment.OpenStore(storePath, s, resume)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	progress, finish := progressFor(cmd.ErrOrStderr(), quiet, s.Name)
+	sum, err := experiment.Sweep(s, st, experiment.Options{Workers: workers, Shard: shard, Shards: shards, Progress: progress})
+	finish()
+	fmt.Fprintf(cmd.OutOrStdout(), "%s: %d configurations, %d runs done now, %d already in %s\n", s.Name, sum.Configs, sum.Ran, sum.AlreadyDone, storePath)
+	if err != nil {
+		return fmt.Errorf("%w (finished runs are kept; continue with --resume)", err)
+	}
+	if shards > 1 {
+		return nil
+	}
+	path, err := experiment.WriteOutputs(s.Name, []*experiment.Store{st}, out)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(cmd.OutOrStdout(), "report: %s\n", path)
+	return nil
+}
+
+func newMergeCmd() *cobra.Command {
+	var out string
+	cmd := &cobra.Command{
+		Use:   "merge --out DIR STORE...",
+		Short: "Merge shard stores of one experiment and write its exports and report",
+		Long: `Merge the result stores of the shards of one experiment into DIR/store.db, then
+write DIR/runs.csv, DIR/aggregate.csv and DIR/report.html. Stores of different
+experiments (another spec, label or seed) are refused.`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if out == "" {
+				return fmt.Errorf("--out: the folder for the merged store is required")
+			}
+			if err := os.MkdirAll(out, 0o755); err != nil {
+				return err
+			}
+			path := filepath.Join(out, experiment.StoreFile)
+			n, err := experiment.Merge(path, args)
+			if err != nil {
+				return err
+			}
+			st, err := experiment.OpenExisting(path)
+			if err != nil {
+				return err
+			}
+			defer st.Close()
+			s, err := st.StoredSpec()
+			if err != nil {
+				return err
+			}
+			rep, err := experiment.WriteOutputs(s.Name, []*experiment.Store{st}, out)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "merged %d runs from %d stores into %s\nreport: %s\n", n, len(args), path, rep)
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&out, "out", "", "output folder")
+	return cmd
+}
+
+func newReportCmd() *cobra.Command {
+	var out string
+	cmd := &cobra.Command{
+		Use:   "report STORE.db|RUN_DIR...",
+		Short: "Write an HTML report (with SVG and PNG figures) of result stores or simulation folders",
+		Long: `Write a self-contained HTML report. A result store (from 'gridsched run') gives
+the sweep figures (metric against parameter, one line per policy, 95% CI error
+bars) and the aggregate table; a simulation folder (from 'gridsched simulate
+--out') gives utilization and queue length over time, the Gantt chart (small
+runs), and the workload's size, runtime and inter-arrival distributions.`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if out == "" {
+				out = args[0]
+				if st, err := os.Stat(out); err == nil && !st.IsDir() {
+					out = filepath.Dir(out)
+				}
+			}
+			page := report.Page{Title: "gridsched report"}
+			for _, a := range args {
+				st, err := os.Stat(a)
+				if err != nil {
+					return err
+				}
+				if st.IsDir() {
+					sec, err := report.RunSection(a, filepath.Join(out, experiment.FiguresDir))
+					if err != nil {
+						return err
+					}
+					page.Sections = append(page.Sections, sec)
+					continue
+				}
+				store, err := experiment.OpenExisting(a)
+				if err != nil {
+					return err
+				}
+				s, err := store.StoredSpec()
+				if err == nil {
+					var rows []experiment.Row
+					if rows, err = store.Rows(); err == nil {
+						var sec report.Section
+						sec, err = experiment.Section(s, rows, filepath.Join(out, experiment.FiguresDir))
+						page.Sections = append(page.Sections, sec)
+					}
+				}
+				store.Close()
+				if err != nil {
+					return err
+				}
+			}
+			path := filepath.Join(out, experiment.ReportFile)
+			if err := page.WriteFile(path); err != nil {
+				return err
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "report: %s\n", path)
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&out, "out", "", "output folder (default: next to the first argument)")
+	return cmd
+}
+
+func newExperimentsCmd() *cobra.Command {
+	cmd := &cobra.Command{Use: "experiments", Short: "The built-in experiments"}
+	cmd.AddCommand(&cobra.Command{
+		Use:   "list",
+		Short: "List the built-in experiments",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			tw := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 0, 2, ' ', 0)
+			for _, n := range experiment.Builtin() {
+				s, err := experiment.LoadBuiltin(n, "")
+				if err != nil {
+					return err
+				}
+				labels := make([]string, 0, len(s.Labels))
+				for l := range s.Labels {
+					labels = append(labels, l)
+				}
+				sortStrings(labels)
+				fmt.Fprintf(tw, "%s\t%d configurations\tlabels: %s\t%s\n", n, len(s.Configs()), strings.Join(labels, ", "), strings.Join(strings.Fields(s.Description), " "))
+			}
+			return tw.Flush()
+		},
+	}, &cobra.Command{
+		Use:   "show NAME",
+		Short: "Print the spec of a built-in experiment (a starting point for your own)",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			b, err := experiment.BuiltinSource(args[0])
+			if err != nil {
+				return fmt.Errorf("no built-in experiment %q (built in: %s)", args[0], strings.Join(experiment.Builtin(), ", "))
+			}
+			_, err = cmd.OutOrStdout().Write(b)
+			return err
+		},
+	})
+	return cmd
+}
+
+func newReproduceCmd() *cobra.Command {
+	var quick, quiet bool
+	var out string
+	var workers int
+	cmd := &cobra.Command{
+		Use:   "reproduce [NAME...]",
+		Short: "Run built-in experiments (all by default) and write one HTML report",
+		Long: `Run the built-in experiments (see 'gridsched experiments list'), at paper scale
+or with --quick at reduced scale, resuming whatever an earlier call finished,
+and write one HTML report with a section per experiment. Traces are read from
+GRIDSCHED_TRACES (default ../shared/traces).`,
+		Example: `  gridsched reproduce --quick
+  gridsched reproduce lublin-load`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			names := args
+			if len(names) == 0 {
+				names = experiment.Builtin()
+			}
+			label := "paper"
+			if quick {
+				label = "quick"
+			}
+			if out == "" {
+				out = filepath.Join("results", "reproduce-"+label)
+			}
+			var stores []*experiment.Store
+			defer func() {
+				for _, st := range stores {
+					st.Close()
+				}
+			}()
+			for _, n := range names {
+				s, err := experiment.LoadBuiltin(n, "")
+				if err != nil {
+					return err
+				}
+				if _, ok := s.Labels[label]; ok {
+					if s, err = experiment.LoadBuiltin(n, label); err != nil {
+						return err
+					}
+				}
+				dir := filepath.Join(out, n)
+				if err := os.MkdirAll(dir, 0o755); err != nil {
+					return err
+				}
+				st, err := experiment.OpenStore(filepath.Join(dir, experiment.StoreFile), s, true)
+				if err != nil {
+					return err
+				}
+				stores = append(stores, st)
+				progress, finish := progressFor(cmd.ErrOrStderr(), quiet, n)
+				sum, err := experiment.Sweep(s, st, experiment.Options{Workers: workers, Progress: progress})
+				finish()
+				if err != nil {
+					return fmt.Errorf("%s: %w (finished runs are kept; run again to continue)", n, err)
+				}
+				fmt.Fprintf(cmd.OutOrStdout(), "%s: %d configurations, %d runs done now, %d already done\n", n, sum.Configs, sum.Ran, sum.AlreadyDone)
+			}
+			path, err := experiment.WriteOutputs("gridsched: built-in experiments ("+label+" scale)", stores, out)
+			if err != nil {
+				return err
+			}
+			abs, _ := filepath.Abs(path)
+			fmt.Fprintf(cmd.OutOrStdout(), "report: %s\n", abs)
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.BoolVar(&quick, "quick", false, "reduced scale (minutes), as CI and demos use")
+	f.StringVar(&out, "out", "", "output folder (default results/reproduce-quick or -paper)")
+	f.IntVar(&workers, "workers", 0, "simulations at once (default: all cores)")
+	f.BoolVar(&quiet, "quiet", false, "no progress output")
+	return cmd
+}
