@@ -89,22 +89,28 @@ func Section(s *Spec, rows []Row, figDir string) (report.Section, error) {
 		}
 	}
 	var notes []string
+	facets := facetsOf(aggs, xkey)
 	for _, m := range s.Metrics {
-		series, cats := seriesOf(aggs, m, xkey)
-		name := sanitize(s.Name + "-" + m)
-		ft := m
-		if s.Plot.Title != "" {
-			ft = s.Plot.Title + ": " + m
+		for _, fc := range facets {
+			series, cats := seriesOf(fc.aggs, m, xkey)
+			name := sanitize(s.Name + "-" + m + fc.suffix)
+			ft := m
+			if s.Plot.Title != "" {
+				ft = s.Plot.Title + ": " + m
+			}
+			if fc.title != "" {
+				ft += " (" + fc.title + ")"
+			}
+			xlabel := xkey
+			if xlabel == "" {
+				xlabel = "configuration"
+			}
+			f, err := report.SweepFigure(figDir, name, ft, xlabel, m, series, cats)
+			if err != nil {
+				return sec, err
+			}
+			sec.Figures = append(sec.Figures, f)
 		}
-		xlabel := xkey
-		if xlabel == "" {
-			xlabel = "configuration"
-		}
-		f, err := report.SweepFigure(figDir, name, ft, xlabel, m, series, cats)
-		if err != nil {
-			return sec, err
-		}
-		sec.Figures = append(sec.Figures, f)
 		for _, a := range aggs {
 			if a.Metric == m && a.N < 2 {
 				notes = append(notes, "Points with a single replication have no confidence interval (deterministic replays need only one).")
@@ -142,7 +148,46 @@ func sanitize(s string) string {
 	}, s)
 }
 
-// seriesOf groups the aggregates of metric m by every parameter but xkey.
+type facet struct {
+	title, suffix string
+	aggs          []Agg
+}
+
+// facetsOf splits the aggregates into one figure per combination of the
+// parameters other than the x axis and the policy, so that each figure
+// compares policies (a handful of lines, a readable legend).
+func facetsOf(aggs []Agg, xkey string) []facet {
+	var out []facet
+	index := map[string]int{}
+	for _, a := range aggs {
+		keys := make([]string, 0, len(a.Params))
+		for k := range a.Params {
+			if k != xkey && k != "policy" {
+				keys = append(keys, k)
+			}
+		}
+		sort.Strings(keys)
+		var parts []string
+		for _, k := range keys {
+			parts = append(parts, shortName(k)+"="+shortName(a.Params[k]))
+		}
+		title := strings.Join(parts, ", ")
+		i, ok := index[title]
+		if !ok {
+			i = len(out)
+			index[title] = i
+			suffix := ""
+			if title != "" {
+				suffix = "-" + sanitize(strings.Join(parts, "-"))
+			}
+			out = append(out, facet{title: title, suffix: suffix})
+		}
+		out[i].aggs = append(out[i].aggs, a)
+	}
+	return out
+}
+
+// seriesOf groups the aggregates of metric m (of one facet) by policy.
 // When some x value is not a number the axis is nominal.
 func seriesOf(aggs []Agg, m, xkey string) ([]report.Series, []string) {
 	numeric := true
@@ -179,21 +224,11 @@ func seriesOf(aggs []Agg, m, xkey string) ([]report.Series, []string) {
 		if a.Metric != m {
 			continue
 		}
+		// Within a facet every other parameter is fixed: the policy names
+		// the line.
 		var parts []string
-		keys := make([]string, 0, len(a.Params))
-		for k := range a.Params {
-			if k != xkey {
-				keys = append(keys, k)
-			}
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
-			v := a.Params[k]
-			if k == "policy" {
-				parts = append([]string{v}, parts...)
-			} else {
-				parts = append(parts, shortName(k)+"="+shortName(v))
-			}
+		if p, ok := a.Params["policy"]; ok {
+			parts = append(parts, p)
 		}
 		name := strings.Join(parts, ", ")
 		if name == "" {

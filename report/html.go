@@ -19,6 +19,7 @@ h1 { border-bottom: 2px solid #ddd; padding-bottom: .3rem; }
 h2 { margin-top: 2.5rem; border-bottom: 1px solid #eee; }
 nav ul { columns: 2; }
 figure { margin: 1.5rem 0; padding: .5rem; border: 1px solid #eee; border-radius: 6px; }
+.figs { display: grid; grid-template-columns: repeat(auto-fill, minmax(30rem, 1fr)); gap: 0 1.5rem; }
 figcaption { font-size: .9rem; color: #555; }
 table { border-collapse: collapse; font-size: .85rem; margin: 1rem 0; }
 th, td { border: 1px solid #ddd; padding: .25rem .5rem; text-align: right; }
@@ -36,12 +37,14 @@ td:first-child, th:first-child { text-align: left; }
 <h2>{{$s.Title}}</h2>
 {{if $s.Description}}<p>{{$s.Description}}</p>{{end}}
 {{range $s.Notes}}<p class="note">{{.}}</p>{{end}}
+<div class="figs">
 {{range $s.Figures}}
 <figure id="{{.Name}}">
 {{.SVG}}
 <figcaption><b>{{.Title}}.</b> {{.Caption}} <span class="files">(figures/{{.Name}}.svg, .png)</span></figcaption>
 </figure>
 {{end}}
+</div>
 {{range $s.Tables}}
 <h3>{{.Title}}</h3>
 <table>
