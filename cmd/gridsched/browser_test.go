@@ -1,0 +1,130 @@
+package main
+
+import (
+	"image/png"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gridsched/gridsched/internal/testenv"
+)
+
+// chromium runs headless Chromium on a local file: it returns the console
+// messages it logged and writes a screenshot.
+func chromium(t *testing.T, bin, page, shot string) string {
+	t.Helper()
+	cmd := exec.Command(bin, "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+		"--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic",
+		"--user-data-dir="+t.TempDir(), "--enable-logging=stderr", "--v=0",
+		"--window-size=1400,1600", "--screenshot="+shot, "file://"+page)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("chromium: %v\n%s", err, out)
+	}
+	return string(out)
+}
+
+// consoleErrors returns the console lines that report errors.
+func consoleErrors(log string) []string {
+	var errs []string
+	for _, l := range strings.Split(log, "\n") {
+		if strings.Contains(l, ":CONSOLE") && (strings.Contains(l, "Error") || strings.Contains(l, "Uncaught") || strings.Contains(l, "boom")) {
+			errs = append(errs, l)
+		}
+	}
+	return errs
+}
+
+// nonBlank reports the fraction of pixels that are not the background.
+func nonBlank(t *testing.T, path string) float64 {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := img.Bounds()
+	bg := img.At(b.Min.X, b.Min.Y)
+	br, bgG, bb, _ := bg.RGBA()
+	other := 0
+	for y := b.Min.Y; y < b.Max.Y; y += 2 {
+		for x := b.Min.X; x < b.Max.X; x += 2 {
+			r, g, bl, _ := img.At(x, y).RGBA()
+			if r != br || g != bgG || bl != bb {
+				other++
+			}
+		}
+	}
+	return float64(other) / float64((b.Dx()/2)*(b.Dy()/2))
+}
+
+
+// TestReportInBrowser opens the quick reproduction's report in headless
+// Chromium: no console errors, and the screenshot is not blank. It is
+// skipped when Chromium is missing unless GRIDSCHED_REQUIRE_BROWSER=1
+// (CI installs Chromium and sets it).
+func TestReportInBrowser(t *testing.T) {
+	bin, err := exec.LookPath("chromium")
+	if err != nil {
+		if os.Getenv("GRIDSCHED_REQUIRE_BROWSER") == "1" {
+			t.Fatal("chromium not found and GRIDSCHED_REQUIRE_BROWSER=1")
+		}
+		t.Skip("chromium not installed (CI installs it)")
+	}
+	testenv.TracesDir(t)
+	dir := t.TempDir()
+	// The detector must see an error when there is one.
+	bad := filepath.Join(dir, "bad.html")
+	os.WriteFile(bad, []byte(`<!DOCTYPE html><html><body><p>x</p><script>console.error("boom")</script></body></html>`), 0o644)
+	if errs := consoleErrors(chromium(t, bin, bad, filepath.Join(dir, "bad.png"))); len(errs) == 0 {
+		t.Fatal("a console error on a test page was not detected: the check is blind")
+	}
+	// An empty page is blank.
+	empty := filepath.Join(dir, "empty.html")
+	os.WriteFile(empty, []byte(`<!DOCTYPE html><html><body></body></html>`), 0o644)
+	chromium(t, bin, empty, filepath.Join(dir, "empty.png"))
+	if f := nonBlank(t, filepath.Join(dir, "empty.png")); f > 0.001 {
+		t.Fatalf("an empty page is %.3f non-blank: the check is blind", f)
+	}
+
+	root, _ := filepath.Abs(filepath.Join("..", ".."))
+	out := filepath.Join(dir, "quick")
+	wd, _ := os.Getwd()
+	os.Chdir(root)
+	defer os.Chdir(wd)
+	res, err := run("reproduce", "--quick", "--quiet", "--out", out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := filepath.Join(out, "report.html")
+	if !strings.Contains(res, "report: "+page) {
+		t.Fatalf("reproduce did not end with the report path: %s", res)
+	}
+	html, _ := os.ReadFile(page)
+	for _, bad := range []string{`src="http`, `href="http`, `<script src`, `<link rel="stylesheet" href`} {
+		if strings.Contains(string(html), bad) {
+			t.Errorf("report is not self-contained: it has %s", bad)
+		}
+	}
+	if n := strings.Count(string(html), "<svg"); n < 8 {
+		t.Errorf("report has %d inline figures", n)
+	}
+	shot := filepath.Join(dir, "report.png")
+	log := chromium(t, bin, page, shot)
+	if errs := consoleErrors(log); len(errs) > 0 {
+		t.Errorf("console errors:\n%s", strings.Join(errs, "\n"))
+	}
+	if f := nonBlank(t, shot); f < 0.02 {
+		t.Errorf("screenshot is blank (%.4f of pixels drawn)", f)
+	}
+	if keep := os.Getenv("GRIDSCHED_SCREENSHOT"); keep != "" {
+		b, _ := os.ReadFile(shot)
+		os.WriteFile(keep, b, 0o644)
+	}
+}

@@ -1,0 +1,128 @@
+package main
+
+import (
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/gridsched/gridsched/experiment"
+)
+
+const killSpec = `name: kill-test
+workload:
+  model: lublin
+  params: {nodes: 64}
+  jobs: 40000
+platform: {nodes: 64}
+policies: [fcfs, easy, conservative]
+grid:
+  workload.params.arrival_scale: [0.8, 1.2]
+replications: {count: 16}
+seed: 9
+metrics: [mean_wait, utilization]
+`
+
+// TestKillAndResume: a sweep killed with SIGKILL at random moments and
+// resumed each time ends with the same store as an uninterrupted run: the
+// same rows, no duplicates (issue 4).
+func TestKillAndResume(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary and runs sweeps")
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "gridsched")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	spec := filepath.Join(dir, "spec.yaml")
+	os.WriteFile(spec, []byte(killSpec), 0o644)
+
+	ref := filepath.Join(dir, "ref")
+	if out, err := exec.Command(bin, "run", spec, "--out", ref, "--quiet").CombinedOutput(); err != nil {
+		t.Fatalf("reference run: %v\n%s", err, out)
+	}
+	killed := filepath.Join(dir, "killed")
+	r := rand.New(rand.NewPCG(1, 2))
+	kills := 0
+	for attempt := 0; attempt < 30; attempt++ {
+		args := []string{"run", spec, "--out", killed, "--quiet"}
+		if attempt > 0 {
+			args = append(args, "--resume")
+		}
+		cmd := exec.Command(bin, args...)
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Fatalf("attempt %d failed: %v", attempt, err)
+			}
+			if kills < 3 {
+				t.Fatalf("the sweep finished after %d kills; make it longer", kills)
+			}
+			t.Logf("finished after %d kills", kills)
+			compareStores(t, filepath.Join(ref, experiment.StoreFile), filepath.Join(killed, experiment.StoreFile))
+			for _, f := range []string{experiment.RunsFile, experiment.AggregateFile} {
+				a, _ := os.ReadFile(filepath.Join(ref, f))
+				b, _ := os.ReadFile(filepath.Join(killed, f))
+				if string(a) != string(b) || len(a) == 0 {
+					t.Errorf("%s differs from the uninterrupted run", f)
+				}
+			}
+			return
+		case <-time.After(time.Duration(200+r.IntN(500)) * time.Millisecond):
+			cmd.Process.Signal(syscall.SIGKILL)
+			<-done
+			kills++
+		}
+	}
+	t.Fatal("the sweep never finished")
+}
+
+func compareStores(t *testing.T, a, b string) {
+	t.Helper()
+	var rows [2][]experiment.Row
+	for i, p := range []string{a, b} {
+		st, err := experiment.OpenExisting(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows[i], err = st.Rows()
+		st.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(rows[0]) != len(rows[1]) || len(rows[0]) != 96 {
+		t.Fatalf("rows: %d uninterrupted, %d killed (want 96)", len(rows[0]), len(rows[1]))
+	}
+	seen := map[string]bool{}
+	for i := range rows[0] {
+		x, y := rows[0][i], rows[1][i]
+		if seen[y.Key] {
+			t.Fatalf("duplicate run %s", y.Key)
+		}
+		seen[y.Key] = true
+		if x.Key != y.Key || x.Seed != y.Seed || strings.Join(mapString(x.Metrics), ",") != strings.Join(mapString(y.Metrics), ",") {
+			t.Fatalf("row %d differs: %+v vs %+v", i, x, y)
+		}
+	}
+}
+
+func mapString(m map[string]float64) []string {
+	var out []string
+	for _, k := range experiment.MetricNames() {
+		if v, ok := m[k]; ok {
+			out = append(out, k+"="+experiment.FormatValue(v))
+		}
+	}
+	return out
+}
