@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/gridsched/gridsched/gen"
+
 	"github.com/gridsched/gridsched/model"
 	"github.com/gridsched/gridsched/simulate"
 	"github.com/gridsched/gridsched/workload"
@@ -12,8 +14,39 @@ import (
 // Cache loads each trace (with its transform, rules and platform) once
 // and shares it between runs: simulations only read a loaded workload.
 type Cache struct {
-	mu      sync.Mutex
-	entries map[string]*cacheEntry
+	mu       sync.Mutex
+	entries  map[string]*cacheEntry
+	resolved map[int]*resolvedEntry
+}
+
+// resolvedEntry is a configuration resolved once: its run config and,
+// for a model workload, its decoded and checked parameters.
+type resolvedEntry struct {
+	once   sync.Once
+	rc     *RunConfig
+	model  *gen.Model
+	params any
+	err    error
+}
+
+// resolve returns the run config of c (and its model parameters),
+// resolving it only once: YAML decoding per run would cost more than a
+// small simulation.
+func (c *Cache) resolve(s *Spec, cfg *Config) (*resolvedEntry, error) {
+	c.mu.Lock()
+	e, ok := c.resolved[cfg.Index]
+	if !ok {
+		e = &resolvedEntry{}
+		c.resolved[cfg.Index] = e
+	}
+	c.mu.Unlock()
+	e.once.Do(func() {
+		e.rc, e.err = cfg.Resolve(s)
+		if e.err == nil && e.rc.Workload.Model != "" {
+			e.model, e.params, e.err = e.rc.modelParams()
+		}
+	})
+	return e, e.err
 }
 
 type cacheEntry struct {
@@ -24,7 +57,9 @@ type cacheEntry struct {
 }
 
 // NewCache returns an empty cache.
-func NewCache() *Cache { return &Cache{entries: map[string]*cacheEntry{}} }
+func NewCache() *Cache {
+	return &Cache{entries: map[string]*cacheEntry{}, resolved: map[int]*resolvedEntry{}}
+}
 
 func (c *Cache) load(cfg *simulate.Config) (*workload.Workload, *model.Platform, error) {
 	key := fmt.Sprintf("%s|%+v|%+v|%d|%s", cfg.WorkloadPath, cfg.Transform, cfg.Rules, cfg.Nodes, cfg.PlatformPath)

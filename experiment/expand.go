@@ -243,10 +243,11 @@ func fileExists(p string) bool {
 
 // Execute simulates one run and returns its metrics.
 func (s *Spec) Execute(r Run, cache *Cache) (map[string]float64, error) {
-	rc, err := r.Config.Resolve(s)
+	res, err := cache.resolve(s, r.Config)
 	if err != nil {
 		return nil, err
 	}
+	rc := res.rc
 	w := rc.Workload
 	cfg := simulate.Config{
 		Policy: rc.Policy, Nodes: rc.Platform.Nodes, Seed: r.Seed,
@@ -265,25 +266,22 @@ func (s *Spec) Execute(r Run, cache *Cache) (map[string]float64, error) {
 		cfg.WorkloadPath = s.resolvePath(w.Trace, true)
 		wl, plat, err = cache.load(&cfg)
 	} else {
-		wl, plat, err = generate(rc, &cfg)
+		wl, plat, err = generate(res, &cfg)
 	}
 	if err != nil {
 		return nil, err
 	}
-	res, err := simulate.RunLoaded(cfg, wl, plat)
+	out, err := simulate.RunLoaded(cfg, wl, plat)
 	if err != nil {
 		return nil, err
 	}
-	return MetricValues(&res.Summary), nil
+	return MetricValues(&out.Summary), nil
 }
 
 // generate builds a model workload for one run (seeded by the run).
-func generate(rc *RunConfig, cfg *simulate.Config) (*workload.Workload, *model.Platform, error) {
-	m, p, err := rc.modelParams()
-	if err != nil {
-		return nil, nil, err
-	}
-	g, err := m.New(p, cfg.Seed)
+func generate(res *resolvedEntry, cfg *simulate.Config) (*workload.Workload, *model.Platform, error) {
+	rc := res.rc
+	g, err := res.model.New(res.params, cfg.Seed)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -205,19 +205,46 @@ func (ex *executor) run(runs []Run) (int, error) {
 	go func() { wg.Wait(); close(results) }()
 	n := 0
 	var first error
-	for res := range results {
-		if res.err == nil {
-			res.err = ex.st.Insert(res.run, res.metrics)
+	fail := func(err error) {
+		if first == nil {
+			first = err
+			close(stop)
 		}
-		if res.err != nil {
-			if first == nil {
-				first = fmt.Errorf("run %s: %w", res.run.Key, res.err)
-				close(stop)
+	}
+	for res := range results {
+		// Group commit: take every result already waiting.
+		batch := []result{res}
+	drain:
+		for len(batch) < 256 {
+			select {
+			case more, ok := <-results:
+				if !ok {
+					break drain
+				}
+				batch = append(batch, more)
+			default:
+				break drain
 			}
+		}
+		var runs []Run
+		var ms []map[string]float64
+		for _, b := range batch {
+			if b.err != nil {
+				fail(fmt.Errorf("run %s: %w", b.run.Key, b.err))
+				continue
+			}
+			runs = append(runs, b.run)
+			ms = append(ms, b.metrics)
+		}
+		if len(runs) == 0 {
 			continue
 		}
-		n++
-		ex.donen++
+		if err := ex.st.InsertBatch(runs, ms); err != nil {
+			fail(err)
+			continue
+		}
+		n += len(runs)
+		ex.donen += len(runs)
 		if ex.o.Progress != nil {
 			ex.o.Progress(ex.donen, ex.planned)
 		}

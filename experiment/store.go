@@ -146,18 +146,33 @@ func (st *Store) Done() (map[string]bool, error) {
 // Insert commits one finished run. Inserting a run that is already there
 // is a no-op (the first result stands; runs are deterministic anyway).
 func (st *Store) Insert(r Run, metrics map[string]float64) error {
-	params := map[string]string{}
-	for _, p := range r.Config.Params {
-		params[p.Key] = FormatValue(p.Value)
-	}
-	pj, _ := json.Marshal(params)
-	mj, err := json.Marshal(metrics)
+	return st.InsertBatch([]Run{r}, []map[string]float64{metrics})
+}
+
+// InsertBatch commits finished runs in one transaction (group commit: one
+// fsync for all of them). Either all are stored or none.
+func (st *Store) InsertBatch(runs []Run, metrics []map[string]float64) error {
+	tx, err := st.db.Begin()
 	if err != nil {
-		return fmt.Errorf("run %s: %w", r.Key, err)
+		return err
 	}
-	_, err = st.db.Exec(`INSERT OR IGNORE INTO runs (run_key, config_index, config_id, params, replication, seed, metrics) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-		r.Key, r.Config.Index, r.Config.ID, string(pj), r.Rep, fmt.Sprint(r.Seed), string(mj))
-	return err
+	defer tx.Rollback()
+	for i, r := range runs {
+		params := map[string]string{}
+		for _, p := range r.Config.Params {
+			params[p.Key] = FormatValue(p.Value)
+		}
+		pj, _ := json.Marshal(params)
+		mj, err := json.Marshal(metrics[i])
+		if err != nil {
+			return fmt.Errorf("run %s: %w", r.Key, err)
+		}
+		if _, err := tx.Exec(`INSERT OR IGNORE INTO runs (run_key, config_index, config_id, params, replication, seed, metrics) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+			r.Key, r.Config.Index, r.Config.ID, string(pj), r.Rep, fmt.Sprint(r.Seed), string(mj)); err != nil {
+			return fmt.Errorf("run %s: %w", r.Key, err)
+		}
+	}
+	return tx.Commit()
 }
 
 // Rows returns every stored run ordered by configuration and replication.

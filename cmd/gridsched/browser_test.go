@@ -64,7 +64,6 @@ func nonBlank(t *testing.T, path string) float64 {
 	return float64(other) / float64((b.Dx()/2)*(b.Dy()/2))
 }
 
-
 // TestReportInBrowser opens the quick reproduction's report in headless
 // Chromium: no console errors, and the screenshot is not blank. It is
 // skipped when Chromium is missing unless GRIDSCHED_REQUIRE_BROWSER=1
