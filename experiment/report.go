@@ -273,8 +273,8 @@ func shortName(s string) string {
 
 // WriteOutputs writes the exports, figures and HTML report of the stores
 // into dir; it returns the report's path. With several stores (reproduce)
-// the report has one section per experiment.
-func WriteOutputs(title string, stores []*Store, dir string) (string, error) {
+// the report has one section per experiment; extra sections come last.
+func WriteOutputs(title string, stores []*Store, dir string, extra ...report.Section) (string, error) {
 	page := report.Page{Title: title}
 	for _, st := range stores {
 		out := dir
@@ -299,6 +299,7 @@ func WriteOutputs(title string, stores []*Store, dir string) (string, error) {
 		}
 		page.Sections = append(page.Sections, sec)
 	}
+	page.Sections = append(page.Sections, extra...)
 	path := filepath.Join(dir, ReportFile)
 	return path, page.WriteFile(path)
 }

@@ -10,6 +10,7 @@ import (
 type Table struct {
 	Name    string // file-friendly name
 	Title   string
+	YLabel  string // what the values are
 	Columns []string
 	Rows    [][]float64
 }
@@ -25,7 +26,7 @@ func GridTables(seed uint64) ([]Table, error) {
 	// Figure 4: submission probability of each of 8 grid schedulers, by
 	// position in the random order, for several α.
 	alphas := []float64{1, 1.2, 1.5, 2}
-	t4 := Table{Name: "fig4-site-probabilities", Title: "Figure 4: submission probability of the site at each position of the random order (8 sites)", Columns: []string{"position"}}
+	t4 := Table{Name: "fig4-site-probabilities", Title: "Figure 4: submission probability of the site at each position of the random order (8 sites)", Columns: []string{"position"}, YLabel: "submission probability"}
 	for _, a := range alphas {
 		t4.Columns = append(t4.Columns, fmt.Sprintf("alpha=%g", a))
 	}
@@ -42,7 +43,7 @@ func GridTables(seed uint64) ([]Table, error) {
 	// Figure 5: inter-arrival times of 10 consecutive jobs for several
 	// stretch factors s (same seed: the same jobs, stretched).
 	ss := []float64{0.5, 1, 2, 4}
-	t5 := Table{Name: "fig5-stretch", Title: "Figure 5: inter-arrival times (s) of 10 consecutive jobs for stretch factors s", Columns: []string{"job"}}
+	t5 := Table{Name: "fig5-stretch", Title: "Figure 5: inter-arrival times (s) of 10 consecutive jobs for stretch factors s", Columns: []string{"job"}, YLabel: "inter-arrival time (s)"}
 	gens := make([]*Grid, len(ss))
 	for i, s := range ss {
 		t5.Columns = append(t5.Columns, fmt.Sprintf("s=%g", s))
@@ -72,6 +73,7 @@ func GridTables(seed uint64) ([]Table, error) {
 	if err != nil {
 		return nil, err
 	}
+	t6.YLabel = "estimate factor e(J)"
 	out = append(out, t6)
 
 	// Figure 7: e = 1, B ~ U[2, 6]: arrival ta, earliest completion
@@ -82,7 +84,7 @@ func GridTables(seed uint64) ([]Table, error) {
 	if err != nil {
 		return nil, err
 	}
-	t7 := Table{Name: "fig7-deadlines", Title: "Figure 7: arrival ta, earliest completion tc = ta + l and deadline td = ta + B·l (e = 1, B ~ U[2,6]) of 10 consecutive jobs", Columns: []string{"job", "ta", "tc", "td"}}
+	t7 := Table{Name: "fig7-deadlines", Title: "Figure 7: arrival ta, earliest completion tc = ta + l and deadline td = ta + B·l (e = 1, B ~ U[2,6]) of 10 consecutive jobs", Columns: []string{"job", "ta", "tc", "td"}, YLabel: "time (s)"}
 	for k := 1; k <= jobs; k++ {
 		j := g.Next()
 		t7.Rows = append(t7.Rows, []float64{float64(k), j.Submit, j.Submit + j.Runtime, j.Deadline})
@@ -98,6 +100,7 @@ func GridTables(seed uint64) ([]Table, error) {
 	if err != nil {
 		return nil, err
 	}
+	t8.YLabel = "pure migration cost (s)"
 	out = append(out, t8)
 	return out, nil
 }

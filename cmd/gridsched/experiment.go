@@ -375,7 +375,11 @@ GRIDSCHED_TRACES (default ../shared/traces).`,
 				}
 				fmt.Fprintf(cmd.OutOrStdout(), "%s: %d configurations, %d runs done now, %d already done\n", n, sum.Configs, sum.Ran, sum.AlreadyDone)
 			}
-			path, err := experiment.WriteOutputs("gridsched: built-in experiments ("+label+" scale)", stores, out)
+			grid, err := report.GridModelSection(1, filepath.Join(out, experiment.FiguresDir))
+			if err != nil {
+				return err
+			}
+			path, err := experiment.WriteOutputs("gridsched: built-in experiments ("+label+" scale)", stores, out, grid)
 			if err != nil {
 				return err
 			}

@@ -173,3 +173,84 @@ func TestGridTables(t *testing.T) {
 		t.Errorf("fig4 csv: %v %s", err, csv)
 	}
 }
+
+// TestRunMergeReportSlurmCommands drives the experiment commands end to
+// end on a small spec.
+func TestRunMergeReportSlurmCommands(t *testing.T) {
+	dir := t.TempDir()
+	spec := filepath.Join(dir, "s.yaml")
+	os.WriteFile(spec, []byte(`name: cli
+workload: {model: gang, params: {lambda: 1.5}, jobs: 300}
+platform: {nodes: 64}
+policies: [fcfs, easy]
+grid: {workload.params.q: [0.25, 0.75]}
+replications: {count: 3}
+metrics: [mean_response, utilization]
+`), 0o644)
+	full := filepath.Join(dir, "full")
+	out, err := run("run", spec, "--out", full, "--quiet")
+	if err != nil || !strings.Contains(out, "4 configurations, 12 runs done now") || !strings.Contains(out, "report: "+full) {
+		t.Fatalf("run: %v %s", err, out)
+	}
+	if _, err := run("run", spec, "--out", full, "--quiet"); err == nil || !strings.Contains(err.Error(), "--resume") {
+		t.Errorf("second run without --resume: %v", err)
+	}
+	out, err = run("run", spec, "--out", full, "--quiet", "--resume")
+	if err != nil || !strings.Contains(out, "0 runs done now, 12 already") {
+		t.Errorf("resume of a finished sweep: %v %s", err, out)
+	}
+	var stores []string
+	for _, sh := range []string{"1/2", "2/2"} {
+		if _, err := run("run", spec, "--out", filepath.Join(dir, "sh"), "--quiet", "--shard", sh); err != nil {
+			t.Fatal(err)
+		}
+	}
+	stores = []string{filepath.Join(dir, "sh", "store-1-of-2.db"), filepath.Join(dir, "sh", "store-2-of-2.db")}
+	out, err = run(append([]string{"merge", "--out", filepath.Join(dir, "merged")}, stores...)...)
+	if err != nil || !strings.Contains(out, "merged 12 runs from 2 stores") {
+		t.Fatalf("merge: %v %s", err, out)
+	}
+	a, _ := os.ReadFile(filepath.Join(full, "aggregate.csv"))
+	b, _ := os.ReadFile(filepath.Join(dir, "merged", "aggregate.csv"))
+	if len(a) == 0 || !bytes.Equal(a, b) {
+		t.Error("merged shards differ from the single run")
+	}
+	if _, err := run("run", spec, "--shard", "3/2"); err == nil || !strings.Contains(err.Error(), "want I/N") {
+		t.Errorf("bad shard: %v", err)
+	}
+	t.Setenv("SLURM_ARRAY_TASK_ID", "4")
+	t.Setenv("SLURM_ARRAY_TASK_MIN", "3")
+	t.Setenv("SLURM_ARRAY_TASK_COUNT", "5")
+	if i, n, err := parseShard("env"); i != 1 || n != 5 || err != nil {
+		t.Errorf("slurm env shard: %d %d %v", i, n, err)
+	}
+	// Reports of a store and of a simulation folder.
+	simDir := filepath.Join(dir, "sim")
+	if _, err := run("simulate", "--jobs", "300", "--out", simDir); err != nil {
+		t.Fatal(err)
+	}
+	out, err = run("report", filepath.Join(full, "store.db"), simDir, "--out", filepath.Join(dir, "rep"))
+	if err != nil || !strings.Contains(out, "report: ") {
+		t.Fatalf("report: %v %s", err, out)
+	}
+	for _, f := range []string{"gantt.svg", "utilization.png", "queue.svg", "sizes.svg", "cli-mean_response.svg"} {
+		if _, err := os.Stat(filepath.Join(dir, "rep", "figures", f)); err != nil {
+			t.Errorf("figure %s: %v", f, err)
+		}
+	}
+	// The Slurm scripts (no submission here; scripts/slurm-test.sh submits for real).
+	out, err = run("slurm", spec, "--shards", "4", "--out", filepath.Join(dir, "sl"), "--sbatch=--partition=long")
+	if err != nil || !strings.Contains(out, "4 array tasks") {
+		t.Fatalf("slurm: %v %s", err, out)
+	}
+	sb, _ := os.ReadFile(filepath.Join(dir, "sl", "sbatch.sh"))
+	for _, want := range []string{"#SBATCH --array=0-3", "#SBATCH --partition=long", "--shard env --resume"} {
+		if !strings.Contains(string(sb), want) {
+			t.Errorf("sbatch.sh lacks %q:\n%s", want, sb)
+		}
+	}
+	mg, _ := os.ReadFile(filepath.Join(dir, "sl", "merge.sh"))
+	if !strings.Contains(string(mg), "store-4-of-4.db") {
+		t.Errorf("merge.sh:\n%s", mg)
+	}
+}
