@@ -38,30 +38,33 @@ func mustParse(t *testing.T, doc, label string) *Spec {
 }
 
 // TestSpecErrors: a typo in a key, a wrong type and an out-of-range value
-// give three clear errors, each with its position.
+// in one spec give three clear errors at once, each with its position.
 func TestSpecErrors(t *testing.T) {
 	doc := strings.Replace(small, "policies:", "policys:", 1)
 	doc = strings.Replace(doc, "jobs: 150", "jobs: many", 1)
-	doc = strings.Replace(doc, "seed: 4", "seed: -4", 1)
+	doc = strings.Replace(doc, "replications: {count: 3}", "replications: {count: 0}", 1)
 	_, err := Parse("spec.yaml", []byte(doc), "")
 	want := []string{
 		`spec.yaml:5:9: workload.jobs: want an integer, got text "many"`,
 		`spec.yaml:7:1: policys: unknown key "policys" (known keys: `,
-		`spec.yaml:11:7: seed: want a non-negative integer, got integer -4`,
+		`spec.yaml:10:23: replications.count: 0 is out of range: want a value >= 1`,
 	}
 	for _, w := range want {
 		if err == nil || !strings.Contains(err.Error(), w) {
 			t.Errorf("missing error %q in:\n%v", w, err)
 		}
 	}
+	if n := strings.Count(err.Error(), "\n") + 1; n != 3 {
+		t.Errorf("%d errors, want 3:\n%v", n, err)
+	}
 	// Semantic errors also point at their value.
 	cases := map[string]string{
-		strings.Replace(small, "count: 3", "count: -1", 1):                                                                           `spec.yaml:10:23: replications.count: must be >= 1`,
+		strings.Replace(small, "count: 3", "count: -1", 1):                                                                           `spec.yaml:10:23: replications.count: -1 is out of range: want a value >= 1`,
 		strings.Replace(small, "[fcfs, easy]", "[fcfs, eazy]", 1):                                                                    `policies[1]: unknown policy "eazy"`,
 		strings.Replace(small, "mean_bsld,", "mean_bslowdown,", 1):                                                                   `metrics[1]: unknown metric "mean_bslowdown"`,
 		strings.Replace(small, "workload.params.arrival_scale", "workload.paramz.x", 1):                                              `unknown parameter "workload.paramz.x"`,
 		strings.Replace(small, "[0.8, 1.2]", "[0.8, -1]", 1):                                                                         `arrival_scale: must be positive`,
-		strings.Replace(small, "replications: {count: 3}", "replications: {min: 1, max: 5, metric: mean_wait, rel_halfwidth: 2}", 1): `replications.min: adaptive replications need min >= 2`,
+		strings.Replace(small, "replications: {count: 3}", "replications: {min: 1, max: 5, metric: mean_wait, rel_halfwidth: 2}", 1): `replications.rel_halfwidth: 2 is out of range: want a value in (0,1)`,
 	}
 	for doc, want := range cases {
 		_, err := Parse("spec.yaml", []byte(doc), "")

@@ -61,11 +61,11 @@ type WorkloadSpec struct {
 	Trace         string         `yaml:"trace" json:"trace,omitempty"`
 	Model         string         `yaml:"model" json:"model,omitempty"`
 	Params        map[string]any `yaml:"params" json:"params,omitempty"`
-	Jobs          int            `yaml:"jobs" json:"jobs,omitempty"`
-	Skip          int            `yaml:"skip" json:"skip,omitempty"`
-	First         int            `yaml:"first" json:"first,omitempty"`
-	ArrivalScale  float64        `yaml:"arrival_scale" json:"arrival_scale,omitempty"`
-	MaxProcs      int            `yaml:"max_procs" json:"max_procs,omitempty"`
+	Jobs          int            `yaml:"jobs" json:"jobs,omitempty" range:"[1,]"`
+	Skip          int            `yaml:"skip" json:"skip,omitempty" range:"[0,]"`
+	First         int            `yaml:"first" json:"first,omitempty" range:"[0,]"`
+	ArrivalScale  float64        `yaml:"arrival_scale" json:"arrival_scale,omitempty" range:"(0,]"`
+	MaxProcs      int            `yaml:"max_procs" json:"max_procs,omitempty" range:"[0,]"`
 	KeepCancelled bool           `yaml:"keep_cancelled" json:"keep_cancelled,omitempty"`
 	ClampWide     bool           `yaml:"clamp_wide" json:"clamp_wide,omitempty"`
 }
@@ -73,7 +73,7 @@ type WorkloadSpec struct {
 // PlatformSpec: nodes single-processor nodes, or a platform file; neither
 // means the trace header's MaxProcs (or, for a model, its system size).
 type PlatformSpec struct {
-	Nodes int    `yaml:"nodes" json:"nodes,omitempty"`
+	Nodes int    `yaml:"nodes" json:"nodes,omitempty" range:"[1,]"`
 	File  string `yaml:"file" json:"file,omitempty"`
 }
 
@@ -81,11 +81,11 @@ type PlatformSpec struct {
 // the 95% CI half-width of Metric is below RelHalfWidth × its mean, at
 // most Max.
 type Replications struct {
-	Count        int     `yaml:"count" json:"count,omitempty"`
-	Min          int     `yaml:"min" json:"min,omitempty"`
-	Max          int     `yaml:"max" json:"max,omitempty"`
+	Count        int     `yaml:"count" json:"count,omitempty" range:"[1,]"`
+	Min          int     `yaml:"min" json:"min,omitempty" range:"[2,]"`
+	Max          int     `yaml:"max" json:"max,omitempty" range:"[2,]"`
 	Metric       string  `yaml:"metric" json:"metric,omitempty"`
-	RelHalfWidth float64 `yaml:"rel_halfwidth" json:"rel_halfwidth,omitempty"`
+	RelHalfWidth float64 `yaml:"rel_halfwidth" json:"rel_halfwidth,omitempty" range:"(0,1)"`
 }
 
 // Adaptive reports whether replications stop on a precision target.

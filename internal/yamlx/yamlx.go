@@ -11,6 +11,7 @@ import (
 	"io"
 	"reflect"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/goccy/go-yaml"
@@ -145,8 +146,8 @@ func keyText(k ast.MapKeyNode) string {
 	return strings.Trim(s, `"'`)
 }
 
-// fieldsOf maps yaml names to field types, following inline structs.
-func fieldsOf(t reflect.Type, into map[string]reflect.Type) {
+// fieldsOf maps yaml names to fields, following inline structs.
+func fieldsOf(t reflect.Type, into map[string]reflect.StructField) {
 	for i := 0; i < t.NumField(); i++ {
 		f := t.Field(i)
 		if !f.IsExported() {
@@ -164,8 +165,50 @@ func fieldsOf(t reflect.Type, into map[string]reflect.Type) {
 		if name == "" {
 			name = strings.ToLower(f.Name)
 		}
-		into[name] = f.Type
+		into[name] = f
 	}
+}
+
+// checkRange checks a numeric node against a range tag such as "[1,]",
+// "(0,1)" or "[0,)": brackets are inclusive, parentheses exclusive, an
+// empty bound is open.
+func (s *Schema) checkRange(n ast.Node, path, tag string) {
+	if tag == "" || len(tag) < 3 {
+		return
+	}
+	v, err := strconv.ParseFloat(strings.TrimSpace(n.String()), 64)
+	if err != nil {
+		return // the type check reports it
+	}
+	lo, hi, _ := strings.Cut(tag[1:len(tag)-1], ",")
+	loInc, hiInc := tag[0] == '[', tag[len(tag)-1] == ']'
+	bad := false
+	if lo != "" {
+		l, _ := strconv.ParseFloat(lo, 64)
+		bad = bad || v < l || (!loInc && v == l)
+	}
+	if hi != "" {
+		h, _ := strconv.ParseFloat(hi, 64)
+		bad = bad || v > h || (!hiInc && v == h)
+	}
+	if bad {
+		s.issue(n, path, "%s is out of range: want a value %s", strings.TrimSpace(n.String()), describeRange(tag))
+	}
+}
+
+func describeRange(tag string) string {
+	lo, hi, _ := strings.Cut(tag[1:len(tag)-1], ",")
+	switch {
+	case hi == "" && tag[0] == '[':
+		return ">= " + lo
+	case hi == "":
+		return "> " + lo
+	case lo == "" && tag[len(tag)-1] == ']':
+		return "<= " + hi
+	case lo == "":
+		return "< " + hi
+	}
+	return "in " + tag
 }
 
 func (s *Schema) walk(n ast.Node, t reflect.Type, path string) {
@@ -188,11 +231,11 @@ func (s *Schema) walk(n ast.Node, t reflect.Type, path string) {
 			s.issue(n, path, "want a mapping of keys, got %s", describe(n))
 			return
 		}
-		fields := map[string]reflect.Type{}
+		fields := map[string]reflect.StructField{}
 		fieldsOf(t, fields)
 		for _, mv := range vals {
 			k := keyText(mv.Key)
-			ft, ok := fields[k]
+			f, ok := fields[k]
 			if !ok {
 				known := make([]string, 0, len(fields))
 				for name := range fields {
@@ -202,7 +245,11 @@ func (s *Schema) walk(n ast.Node, t reflect.Type, path string) {
 				s.issue(mv.Key, join(path, k), "unknown key %q (known keys: %s)", k, strings.Join(known, ", "))
 				continue
 			}
-			s.walk(mv.Value, ft, join(path, k))
+			before := len(s.Issues)
+			s.walk(mv.Value, f.Type, join(path, k))
+			if len(s.Issues) == before {
+				s.checkRange(mv.Value, join(path, k), f.Tag.Get("range"))
+			}
 		}
 	case reflect.Map:
 		vals, ok := mappingValues(n)
