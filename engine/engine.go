@@ -136,6 +136,14 @@ type Observer interface {
 	Sample(now float64, busyPEs, availPEs, queued int)
 }
 
+// Hook is a model process that acts on the simulation as events happen
+// (instability that slows jobs down, failures): it is told every notice
+// before the policy, and may act on the engine (Stretch, FailNode, Timer).
+// Hooks must not start or stop jobs: that is the policy's part.
+type Hook interface {
+	Before(e *Engine, n Notice)
+}
+
 // Options tune the engine.
 type Options struct {
 	Overrun Overrun
@@ -159,6 +167,7 @@ const (
 	kindNodeRemove
 	kindTimer
 	kindPeriodic
+	kindBackground
 )
 
 // Engine is one simulation. It is single-threaded and deterministic.
@@ -166,6 +175,7 @@ type Engine struct {
 	now    float64
 	q      sim.Queue
 	policy Policy
+	hooks  []Hook
 	obs    []Observer
 	opts   Options
 	view   View
@@ -240,6 +250,9 @@ func (e *Engine) initJob(j *Job, idx int32) {
 	j.runIdx = -1
 }
 
+// AddHook adds a model process (see Hook).
+func (e *Engine) AddHook(h Hook) { e.hooks = append(e.hooks, h) }
+
 // Observe adds an observer.
 func (e *Engine) Observe(o Observer) { e.obs = append(e.obs, o) }
 
@@ -292,6 +305,12 @@ func (e *Engine) RemoveNode(at float64, node int, requeue bool) {
 // Timer makes the policy receive NoticeTimer with tag at time at.
 func (e *Engine) Timer(at float64, tag int64) {
 	e.push(sim.Event{Time: at, Class: classTimer, Kind: kindTimer, Tag: tag})
+}
+
+// Background is Timer for model processes that never end (node state
+// cycles): like a periodic timer, it does not keep the run going.
+func (e *Engine) Background(at float64, tag int64) {
+	e.q.Push(sim.Event{Time: at, Class: classTimer, Kind: kindBackground, Tag: tag})
 }
 
 // Every makes the policy receive NoticeTimer with tag at start, start +
@@ -378,7 +397,7 @@ func (e *Engine) RunUntil(t float64) error {
 
 func (e *Engine) pop() sim.Event {
 	ev := e.q.Pop()
-	if ev.Kind != kindPeriodic {
+	if ev.Kind != kindPeriodic && ev.Kind != kindBackground {
 		e.liveEvents--
 	}
 	return ev
@@ -392,7 +411,12 @@ func (e *Engine) stale(ev *sim.Event) bool {
 	return j.State != Running || j.ver != ev.Ver
 }
 
-func (e *Engine) notify(n Notice) { e.policy.Notify(&e.view, n) }
+func (e *Engine) notify(n Notice) {
+	for _, h := range e.hooks {
+		h.Before(e, n)
+	}
+	e.policy.Notify(&e.view, n)
+}
 
 func (e *Engine) handle(ev *sim.Event) {
 	switch ev.Kind {
@@ -436,7 +460,7 @@ func (e *Engine) handle(ev *sim.Event) {
 	case kindNodeAdd:
 		n := e.addNode(e.addQueue[ev.Tag])
 		e.notify(Notice{Kind: NoticeNodeUp, Node: n})
-	case kindTimer:
+	case kindTimer, kindBackground:
 		e.notify(Notice{Kind: NoticeTimer, Tag: ev.Tag})
 	case kindPeriodic:
 		e.q.Push(sim.Event{Time: e.now + e.periods[ev.Tag], Class: classTimer, Kind: kindPeriodic, Tag: ev.Tag})
@@ -487,7 +511,7 @@ func (e *Engine) nodeDown(n int, requeue, remove bool) {
 		// Jobs on the node lose all their processors.
 		var victims []*Job
 		for _, j := range e.running {
-			if j.Alloc.uses(n) {
+			if j.Alloc.Uses(n) {
 				victims = append(victims, j)
 			}
 		}
@@ -511,7 +535,8 @@ func (e *Engine) nodeDown(n int, requeue, remove bool) {
 	e.notify(Notice{Kind: NoticeNodeDown, Node: n})
 }
 
-func (a Alloc) uses(n int) bool {
+// Uses reports whether the allocation includes node n.
+func (a Alloc) Uses(n int) bool {
 	for _, s := range a {
 		if n >= int(s.First) && n < int(s.First+s.Count) {
 			return true
@@ -639,6 +664,30 @@ func (e *Engine) Stretch(j *Job, factor float64) error {
 	j.natEnd = e.now + (j.natEnd-e.now)*factor
 	e.scheduleEnd(j)
 	return nil
+}
+
+// StretchTo moves the natural end of running job j to end (not before
+// now): the job now needs until end to finish its work. The overrun
+// option still applies.
+func (e *Engine) StretchTo(j *Job, end float64) error {
+	if j.State != Running {
+		return fmt.Errorf("stretch job %d: not running (%s)", j.ID, j.State)
+	}
+	if end < e.now {
+		return fmt.Errorf("stretch job %d: end %g is before now %g", j.ID, end, e.now)
+	}
+	j.natEnd = end
+	e.scheduleEnd(j)
+	return nil
+}
+
+// NaturalEnd is when running job j would end by itself (its work done),
+// whatever the overrun option does at its estimate.
+func (j *Job) NaturalEnd() float64 { return j.natEnd }
+
+// StartHook is an optional part of a Hook: told after every job start.
+type StartHook interface {
+	Started(e *Engine, j *Job)
 }
 
 func (e *Engine) fail(format string, args ...any) {

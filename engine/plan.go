@@ -67,6 +67,11 @@ func (p *Plan) Start(j *Job, a Alloc) error {
 	e.running = append(e.running, j)
 	j.natEnd = e.now + j.Runtime/minSpeed
 	e.scheduleEnd(j)
+	for _, h := range e.hooks {
+		if sh, ok := h.(StartHook); ok {
+			sh.Started(e, j)
+		}
+	}
 	for _, o := range e.obs {
 		o.JobStarted(e.now, j)
 	}

@@ -62,7 +62,16 @@ func NewCache() *Cache {
 }
 
 func (c *Cache) load(cfg *simulate.Config) (*workload.Workload, *model.Platform, error) {
-	key := fmt.Sprintf("%s|%+v|%+v|%d|%s", cfg.WorkloadPath, cfg.Transform, cfg.Rules, cfg.Nodes, cfg.PlatformPath)
+	// The workload's fitting depends on the platform's size and node size
+	// only: runs on different platforms of one shape share it.
+	size, node := 0, 0
+	if cfg.Platform != nil {
+		size = cfg.Platform.TotalPEs()
+		if len(cfg.Platform.Nodes) > 0 {
+			node = cfg.Platform.Nodes[0].PEs
+		}
+	}
+	key := fmt.Sprintf("%s|%+v|%+v|%d|%s|%v|%d|%d", cfg.WorkloadPath, cfg.Transform, cfg.Rules, cfg.Nodes, cfg.PlatformPath, cfg.WholeNodes, size, node)
 	c.mu.Lock()
 	e, ok := c.entries[key]
 	if !ok {

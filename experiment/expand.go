@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"maps"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -14,8 +15,10 @@ import (
 	"github.com/gridsched/gridsched/internal/yamlx"
 	"github.com/gridsched/gridsched/metrics"
 	"github.com/gridsched/gridsched/model"
+	"github.com/gridsched/gridsched/sim"
 	"github.com/gridsched/gridsched/simulate"
 	"github.com/gridsched/gridsched/swf"
+	"github.com/gridsched/gridsched/unstable"
 	"github.com/gridsched/gridsched/workload"
 )
 
@@ -131,15 +134,22 @@ func (s *Spec) Configs() []Config {
 
 // RunConfig is what one configuration simulates.
 type RunConfig struct {
-	Workload WorkloadSpec `yaml:"workload"`
-	Platform PlatformSpec `yaml:"platform"`
-	Policy   string       `yaml:"policy"`
-	Overrun  string       `yaml:"overrun"`
+	Workload    WorkloadSpec     `yaml:"workload"`
+	Platform    PlatformSpec     `yaml:"platform"`
+	Policy      string           `yaml:"policy"`
+	Overrun     string           `yaml:"overrun"`
+	NodeSelect  string           `yaml:"node_select"`
+	Instability *unstable.Params `yaml:"instability"`
+	WholeNodes  bool             `yaml:"whole_nodes"`
 }
 
 // Resolve applies the configuration's parameters to the spec's base.
 func (c *Config) Resolve(s *Spec) (*RunConfig, error) {
-	rc := &RunConfig{Workload: s.Workload, Platform: s.Platform, Overrun: s.Overrun}
+	rc := &RunConfig{Workload: s.Workload, Platform: s.Platform, Overrun: s.Overrun, NodeSelect: s.NodeSelect, WholeNodes: s.WholeNodes}
+	if s.Instability != nil {
+		in := *s.Instability
+		rc.Instability = &in
+	}
 	if len(s.Policies) > 0 {
 		rc.Policy = s.Policies[0]
 	}
@@ -251,6 +261,7 @@ func (s *Spec) Execute(r Run, cache *Cache) (map[string]float64, error) {
 	w := rc.Workload
 	cfg := simulate.Config{
 		Policy: rc.Policy, Nodes: rc.Platform.Nodes, Seed: r.Seed,
+		NodeSelect: rc.NodeSelect, Instability: rc.Instability, WholeNodes: rc.WholeNodes,
 		Rules:     workload.Rules{KeepCancelled: w.KeepCancelled, ClampWide: w.ClampWide},
 		Transform: workload.Transform{Skip: w.Skip, First: w.First, Scale: w.ArrivalScale, MaxProcs: w.MaxProcs},
 	}
@@ -260,11 +271,17 @@ func (s *Spec) Execute(r Run, cache *Cache) (map[string]float64, error) {
 	if rc.Platform.File != "" {
 		cfg.PlatformPath = s.resolvePath(rc.Platform.File, false)
 	}
+	if p := buildPlatform(&rc.Platform, r.Seed); p != nil {
+		cfg.Platform = p
+	}
 	var wl *workload.Workload
 	var plat *model.Platform
 	if w.Trace != "" {
 		cfg.WorkloadPath = s.resolvePath(w.Trace, true)
 		wl, plat, err = cache.load(&cfg)
+		if cfg.Platform != nil {
+			plat = cfg.Platform // this run's own platform (same shape as the cached one)
+		}
 	} else {
 		wl, plat, err = generate(res, &cfg)
 	}
@@ -276,6 +293,43 @@ func (s *Spec) Execute(r Run, cache *Cache) (map[string]float64, error) {
 		return nil, err
 	}
 	return MetricValues(&out.Summary), nil
+}
+
+// buildPlatform makes the platform a spec describes with pes, mips or
+// unstable nodes (nil for the plain cases simulate handles). The unstable
+// nodes are drawn by a stream of the replication's seed: every policy of
+// a replication sees the same platform.
+func buildPlatform(ps *PlatformSpec, seed uint64) *model.Platform {
+	if ps.PEs == 0 && ps.MIPS == 0 && ps.Unstable == 0 && ps.UnstableFraction == 0 && ps.PStable == nil {
+		return nil
+	}
+	n := ps.Nodes
+	if n == 0 {
+		return nil
+	}
+	pes := max(ps.PEs, 1)
+	p := model.Uniform(fmt.Sprintf("%d nodes × %d PE", n, pes), n, pes)
+	k := ps.Unstable
+	if ps.UnstableFraction > 0 {
+		k = int(math.Round(ps.UnstableFraction * float64(n)))
+	}
+	k = min(k, n)
+	pStable := 1.0
+	if ps.PStable != nil {
+		pStable = *ps.PStable
+	}
+	order := sim.Stream(seed, "platform/unstable-nodes").Perm(n)
+	for i := range p.Nodes {
+		p.Nodes[i].MIPS = ps.MIPS
+		p.Nodes[i].Stability, p.Nodes[i].Delay = pStable, ps.DStable
+	}
+	for _, i := range order[:k] {
+		p.Nodes[i].Stability, p.Nodes[i].Delay = ps.PUnstable, ps.DUnstable
+	}
+	if k > 0 {
+		p.Name += fmt.Sprintf(", %d unstable (p=%g, d=%g)", k, ps.PUnstable, ps.DUnstable)
+	}
+	return p
 }
 
 // generate builds a model workload for one run (seeded by the run).
@@ -302,8 +356,7 @@ func generate(res *resolvedEntry, cfg *simulate.Config) (*workload.Workload, *mo
 	if err != nil {
 		return nil, nil, err
 	}
-	wl.FitPlatform(plat.TotalPEs(), cfg.Rules)
-	return wl, plat, nil
+	return wl, plat, simulate.Prepare(cfg, wl, plat)
 }
 
 // metricDefs lists every metric a run reports, by name.
@@ -326,6 +379,12 @@ var metricDefs = []struct {
 	{"throughput", func(s *metrics.Summary) float64 { return s.Throughput }},
 	{"jobs", func(s *metrics.Summary) float64 { return float64(s.Jobs) }},
 	{"killed", func(s *metrics.Summary) float64 { return float64(s.Killed) }},
+	{"mean_qos", func(s *metrics.Summary) float64 {
+		if v, ok := s.Extra["mean_qos"]; ok {
+			return v
+		}
+		return math.NaN()
+	}},
 }
 
 // MetricNames lists the metrics in their fixed order.
@@ -351,7 +410,9 @@ func IsMetric(name string) bool {
 func MetricValues(s *metrics.Summary) map[string]float64 {
 	m := make(map[string]float64, len(metricDefs))
 	for _, d := range metricDefs {
-		m[d.name] = d.get(s)
+		if v := d.get(s); !math.IsNaN(v) {
+			m[d.name] = v // a metric a run does not have is absent
+		}
 	}
 	return m
 }

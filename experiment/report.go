@@ -121,6 +121,14 @@ func Section(s *Spec, rows []Row, figDir string) (report.Section, error) {
 	if len(notes) > 0 {
 		sec.Notes = append(sec.Notes, notes[0])
 	}
+	if len(s.Claims) > 0 {
+		ct := report.Table{Title: "The paper's claims and our results", Columns: []string{"claim", "paper", "ours", "agrees", "note"}}
+		for _, c := range s.Claims {
+			v := c.Check(s, aggs)
+			ct.Rows = append(ct.Rows, []string{c.Claim + " (" + c.Source + ")", c.Paper, v.Ours, v.Agrees, c.Note})
+		}
+		sec.Tables = append(sec.Tables, ct)
+	}
 	t := report.Table{Title: "Aggregates (mean ± 95% CI half-width, n replications)", Columns: []string{"configuration", "metric", "n", "mean", "± 95% CI", "sd"}}
 	for _, a := range aggs {
 		t.Rows = append(t.Rows, []string{a.ConfigID, a.Metric, strconv.Itoa(a.N), num(a.Mean), num(a.HalfWidth), num(a.SD)})

@@ -19,6 +19,7 @@ import (
 	"github.com/gridsched/gridsched/gen"
 	"github.com/gridsched/gridsched/internal/yamlx"
 	"github.com/gridsched/gridsched/policy"
+	"github.com/gridsched/gridsched/unstable"
 )
 
 // Spec is an experiment: what to simulate, which parameters to vary, how
@@ -30,6 +31,10 @@ type Spec struct {
 	Platform     PlatformSpec      `yaml:"platform" json:"platform"`
 	Policies     []string          `yaml:"policies" json:"policies"`
 	Overrun      string            `yaml:"overrun" json:"overrun,omitempty"`
+	NodeSelect   string            `yaml:"node_select" json:"node_select,omitempty"`
+	Instability  *unstable.Params  `yaml:"instability" json:"instability,omitempty"`
+	WholeNodes   bool              `yaml:"whole_nodes" json:"whole_nodes,omitempty"`
+	Claims       []Claim           `yaml:"claims" json:"claims,omitempty"`
 	Grid         map[string][]any  `yaml:"grid" json:"grid,omitempty"`
 	Zip          map[string][]any  `yaml:"zip" json:"zip,omitempty"`
 	Replications Replications      `yaml:"replications" json:"replications"`
@@ -75,6 +80,19 @@ type WorkloadSpec struct {
 type PlatformSpec struct {
 	Nodes int    `yaml:"nodes" json:"nodes,omitempty" range:"[1,]"`
 	File  string `yaml:"file" json:"file,omitempty"`
+	// Nodes of PEs processors each (default 1), MIPS rating.
+	PEs  int     `yaml:"pes" json:"pes,omitempty" range:"[1,]"`
+	MIPS float64 `yaml:"mips" json:"mips,omitempty" range:"[0,]"`
+	// Two classes of nodes (seed 002): Unstable nodes (or a fraction of
+	// all, rounded) with stability p_unstable and delay d_unstable, the
+	// others with p_stable (default 1) and d_stable. Which nodes are
+	// unstable is drawn per replication (the same for every policy).
+	Unstable         int      `yaml:"unstable" json:"unstable,omitempty" range:"[0,]"`
+	UnstableFraction float64  `yaml:"unstable_fraction" json:"unstable_fraction,omitempty" range:"[0,1]"`
+	PUnstable        float64  `yaml:"p_unstable" json:"p_unstable,omitempty" range:"[0,1]"`
+	DUnstable        float64  `yaml:"d_unstable" json:"d_unstable,omitempty" range:"[0,]"`
+	PStable          *float64 `yaml:"p_stable" json:"p_stable,omitempty" range:"[0,1]"`
+	DStable          float64  `yaml:"d_stable" json:"d_stable,omitempty" range:"[0,]"`
 }
 
 // Replications: a fixed count, or adaptive: at least Min, then more until
@@ -206,6 +224,21 @@ func (s *Spec) validate(sc *yamlx.Schema) []error {
 	default:
 		bad("overrun", "want kill or extend, got %q", s.Overrun)
 	}
+	if s.Instability != nil {
+		if err := s.Instability.Validate(); err != nil {
+			bad("instability", "%v", err)
+		}
+	}
+	switch s.NodeSelect {
+	case "", "first-fit", "random", "u", "expected":
+	default:
+		bad("node_select", "want first-fit, random, u or expected, got %q", s.NodeSelect)
+	}
+	for i, c := range s.Claims {
+		if err := c.validate(s); err != nil {
+			bad(fmt.Sprintf("claims[%d]", i), "%v", err)
+		}
+	}
 	r := s.Replications
 	switch {
 	case r.Count < 0:
@@ -268,7 +301,9 @@ func (s *Spec) validate(sc *yamlx.Schema) []error {
 
 func knownParam(k string) bool {
 	switch {
-	case k == "policy", k == "overrun":
+	case k == "policy", k == "overrun", k == "node_select", k == "whole_nodes":
+		return true
+	case strings.HasPrefix(k, "instability."):
 		return true
 	case strings.HasPrefix(k, "workload.params."):
 		return true

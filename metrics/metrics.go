@@ -70,6 +70,9 @@ type Summary struct {
 	Throughput  float64         `json:"throughput_per_hour"`
 	FirstSubmit float64         `json:"first_submit"`
 	LastEnd     float64         `json:"last_end"`
+	// Extra holds metrics of optional models (e.g. mean_qos of the
+	// unstable-resource model).
+	Extra map[string]float64 `json:"extra,omitempty"`
 }
 
 // Summarize computes the summary over the records of jobs that ran to an

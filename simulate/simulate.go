@@ -14,6 +14,7 @@ import (
 	"github.com/gridsched/gridsched/model"
 	"github.com/gridsched/gridsched/output"
 	"github.com/gridsched/gridsched/policy"
+	"github.com/gridsched/gridsched/unstable"
 	"github.com/gridsched/gridsched/workload"
 )
 
@@ -32,11 +33,20 @@ type Config struct {
 	PlatformPath string
 	Nodes        int
 
-	Overrun   engine.Overrun
-	Rules     workload.Rules
-	Transform workload.Transform
-	Seed      uint64
-	Series    bool // record the utilization / queue-length time series
+	Overrun engine.Overrun
+	// NodeSelect names the node selection: first-fit (default), random,
+	// u or expected (the last two need Instability; see package unstable).
+	NodeSelect string
+	// Instability, if set, makes nodes unstable (seed 002's model).
+	Instability *unstable.Params
+	// WholeNodes rounds every job up to whole nodes (all nodes must have
+	// the same processor count): the job gets its nodes to itself, as
+	// seed 002's Job.start allocates whole machines.
+	WholeNodes bool
+	Rules      workload.Rules
+	Transform  workload.Transform
+	Seed       uint64
+	Series     bool // record the utilization / queue-length time series
 
 	// Progress, if set, is called now and then with the number of jobs
 	// that have finished and the number of jobs.
@@ -88,8 +98,31 @@ func Load(cfg *Config) (*workload.Workload, *model.Platform, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	w.FitPlatform(p.TotalPEs(), cfg.Rules)
+	if err := Prepare(cfg, w, p); err != nil {
+		return nil, nil, err
+	}
 	return w, p, nil
+}
+
+// Prepare fits a loaded workload to its platform: whole-node rounding
+// (cfg.WholeNodes), then the too-wide rule.
+func Prepare(cfg *Config, w *workload.Workload, p *model.Platform) error {
+	if cfg.WholeNodes {
+		pes := 0
+		for i, n := range p.Nodes {
+			if i > 0 && n.PEs != pes {
+				return fmt.Errorf("whole-node allocation needs nodes of one size; %s has %d and %d processors", p.Name, pes, n.PEs)
+			}
+			pes = n.PEs
+		}
+		for i := range w.Jobs {
+			if r := w.Jobs[i].Procs % pes; r != 0 {
+				w.Jobs[i].Procs += pes - r
+			}
+		}
+	}
+	w.FitPlatform(p.TotalPEs(), cfg.Rules)
+	return nil
 }
 
 // PlatformFor decides the platform of cfg for workload w: cfg.Platform,
@@ -140,11 +173,29 @@ func runLoaded(cfg Config, w *workload.Workload, p *model.Platform, release bool
 	if cfg.Policy == "" {
 		cfg.Policy = "easy"
 	}
-	pol, err := policy.New(cfg.Policy, nil)
+	var state *unstable.State
+	if cfg.Instability != nil {
+		if err := cfg.Instability.Validate(); err != nil {
+			return nil, fmt.Errorf("instability: %w", err)
+		}
+		state = unstable.NewState(len(p.Nodes), *cfg.Instability, cfg.Seed)
+	}
+	sel, err := unstable.Selector(cfg.NodeSelect, state, cfg.Seed)
+	if err != nil {
+		return nil, err
+	}
+	pol, err := policy.New(cfg.Policy, sel)
 	if err != nil {
 		return nil, err
 	}
 	e := engine.New(p, w.Jobs, pol, engine.Options{Overrun: cfg.Overrun})
+	if state != nil {
+		if cfg.Instability.Model == "periods" {
+			e.AddHook(unstable.NewPeriods(state))
+		} else {
+			e.AddHook(unstable.Published{State: state})
+		}
+	}
 	njobs := len(w.Jobs)
 	if release {
 		w.Jobs = nil
@@ -162,6 +213,9 @@ func runLoaded(cfg Config, w *workload.Workload, p *model.Platform, release bool
 	}
 	r.Records = metrics.Records(e.Jobs())
 	r.Summary = metrics.Summarize(r.Records, p.TotalPEs(), r.Series)
+	if state != nil {
+		r.Summary.Extra = map[string]float64{"mean_qos": state.MeanQoS()}
+	}
 	r.Summary.Policy = cfg.Policy
 	r.Summary.Workload = w.Name
 	r.Summary.Platform = p.Name

@@ -331,9 +331,21 @@ GRIDSCHED_TRACES (default ../shared/traces).`,
 		Example: `  gridsched reproduce --quick
   gridsched reproduce lublin-load`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			names := args
+			var names []string
+			for _, b := range experiment.Builtin() {
+				// A name selects an experiment or a family: easy-unstable
+				// runs easy-unstable-fig6, -fig7 and -fig89.
+				if len(args) == 0 {
+					names = append(names, b)
+				}
+				for _, a := range args {
+					if b == a || strings.HasPrefix(b, a+"-") {
+						names = append(names, b)
+					}
+				}
+			}
 			if len(names) == 0 {
-				names = experiment.Builtin()
+				return fmt.Errorf("no built-in experiment matches %v (built in: %s)", args, strings.Join(experiment.Builtin(), ", "))
 			}
 			label := "paper"
 			if quick {
