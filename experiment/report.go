@@ -280,19 +280,13 @@ func shortName(s string) string {
 }
 
 // WriteOutputs writes the exports, figures and HTML report of the stores
-// into dir; it returns the report's path. With several stores (reproduce)
-// the report has one section per experiment; extra sections come last.
+// (exports next to each store, figures and report.html in dir); it returns
+// the report's path. With several stores (reproduce) the report has one
+// section per experiment; extra sections come last.
 func WriteOutputs(title string, stores []*Store, dir string, extra ...report.Section) (string, error) {
 	page := report.Page{Title: title}
 	for _, st := range stores {
-		out := dir
-		if len(stores) > 1 {
-			s, err := st.StoredSpec()
-			if err != nil {
-				return "", err
-			}
-			out = filepath.Join(dir, s.Name)
-		}
+		out := filepath.Dir(st.Path) // exports sit next to their store
 		rows, s, err := Export(st, out)
 		if err != nil {
 			return "", err
