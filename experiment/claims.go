@@ -102,7 +102,7 @@ func (c *Claim) Check(s *Spec, aggs []Agg) Verdict {
 		sort.Slice(groups[k], func(i, j int) bool { return groups[k][i].x < groups[k][j].x })
 	}
 	if c.Trend != "" {
-		ok, total := 0, 0
+		ok, flat, partly, total := 0, 0, 0, 0
 		var desc []string
 		for _, k := range order {
 			ps := groups[k]
@@ -117,16 +117,31 @@ func (c *Claim) Check(s *Spec, aggs []Agg) Verdict {
 					mono = false
 				}
 			}
-			if mono {
-				ok++
+			first, last := ps[0], ps[len(ps)-1]
+			change := last.mean - first.mean
+			if c.Trend == "decreasing" {
+				change = -change
 			}
-			desc = append(desc, fmt.Sprintf("%s: %s → %s", shortKey(k), num(ps[0].mean), num(ps[len(ps)-1].mean)))
+			beyond := change > first.hw+last.hw && change > 1e-12*math.Abs(first.mean)
+			state := "not " + c.Trend
+			switch {
+			case beyond && mono:
+				ok++
+				state = c.Trend
+			case beyond:
+				partly++
+				state = c.Trend + " overall, not monotone"
+			case change >= 0:
+				flat++
+				state = "no change beyond the 95% CIs"
+			}
+			desc = append(desc, fmt.Sprintf("%s: %s → %s, %s", shortKey(k), num(first.mean), num(last.mean), state))
 		}
 		v := Verdict{Ours: fmt.Sprintf("%s in %d of %d series (%s)", c.Trend, ok, total, strings.Join(desc, "; "))}
 		switch {
 		case total > 0 && ok == total:
 			v.Agrees = "yes"
-		case ok > 0:
+		case ok+partly > 0:
 			v.Agrees = "partly"
 		default:
 			v.Agrees = "no"

@@ -2,6 +2,7 @@ package experiment
 
 import (
 	"bytes"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -260,5 +261,41 @@ func TestBuiltinSpecsLoad(t *testing.T) {
 				t.Errorf("%s %s: %v", name, label, err)
 			}
 		}
+	}
+}
+
+// TestClaims checks the claim verdicts on hand-made aggregates.
+func TestClaims(t *testing.T) {
+	s := &Spec{Grid: map[string][]any{"x": {1, 2, 3}}, Plot: PlotSpec{X: "x"}}
+	mk := func(sel string, vals ...float64) []Agg {
+		var out []Agg
+		for i, v := range vals {
+			out = append(out, Agg{Metric: "makespan", Params: map[string]string{"x": fmt.Sprint(i + 1), "node_select": sel}, Mean: v, HalfWidth: 0.5, N: 10})
+		}
+		return out
+	}
+	inc := Claim{Metric: "makespan", Trend: "increasing"}
+	cases := []struct {
+		aggs []Agg
+		want string
+	}{
+		{mk("a", 1, 5, 9), "yes"},
+		{mk("a", 1, 1.2, 1.4), "no"}, // within the CIs: flat
+		{mk("a", 1, 9, 5), "partly"},
+		{mk("a", 9, 5, 1), "no"},
+	}
+	for i, c := range cases {
+		if v := inc.Check(s, c.aggs); v.Agrees != c.want {
+			t.Errorf("trend case %d: %s (%s), want %s", i, v.Agrees, v.Ours, c.want)
+		}
+	}
+	cmp := Claim{Metric: "makespan", Param: "node_select", Better: "u", Worse: "random", Expect: "better-when-ample", LowerIsBetter: true}
+	aggs := append(mk("u", 10.5, 10, 5), mk("random", 9, 10.2, 8)...)
+	if v := cmp.Check(s, aggs); v.Agrees != "yes" || !strings.Contains(v.Ours, "1 wins, 1 ties, 1 losses") {
+		t.Errorf("compare: %s %s", v.Agrees, v.Ours)
+	}
+	aggs = append(mk("u", 12, 12, 12), mk("random", 9, 9, 9)...)
+	if v := cmp.Check(s, aggs); v.Agrees != "no" {
+		t.Errorf("compare, always worse: %s %s", v.Agrees, v.Ours)
 	}
 }
