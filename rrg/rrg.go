@@ -1,0 +1,339 @@
+// Package rrg is the resource–reservation graph of seed 000 (Gao & Luo,
+// "Dynamic grid resource reservation mechanism based on
+// resource-reservation graph", Journal of Software 22(10), 2011, §2): a
+// bipartite graph of resources and admitted reservations, with the
+// admission test (inequality (1), algorithm 1 addQNode), the binding of a
+// reservation when its window opens (algorithm 2 deleteEdge), and the
+// rules for reservation completion, resource arrival and resource failure
+// (§2.3–2.5, figure 2). It is a data structure only: the dynamic
+// reservation policy (DRRM) drives it.
+package rrg
+
+import (
+	"fmt"
+	"math"
+	"sort"
+)
+
+// Resource is a resource node r_j: one job at a time, a capability level
+// and a unit-time cost w_j.
+type Resource struct {
+	ID    int
+	Level int
+	Cost  float64
+}
+
+// Reservation is a reservation node q_i: earliest start ET, latest end
+// LT, duration Dur and the capability level it needs.
+type Reservation struct {
+	ID      int
+	ET, LT  float64
+	Dur     float64
+	Level   int
+	Bound   int // resource it is bound to, −1 if not yet
+	Running bool
+}
+
+// Slack is how long the reservation's start may be put off:
+// LT − ET − Dur.
+func (q *Reservation) Slack() float64 { return q.LT - q.ET - q.Dur }
+
+// Graph is an RRG (definition 1): resources R, reservations Q kept in
+// non-decreasing ET order (ties: admission order), and edges E between a
+// reservation and the resources that can serve it.
+type Graph struct {
+	res   []*Resource // by ID order
+	byID  map[int]*Resource
+	q     []*Reservation
+	edges map[*Reservation]map[int]bool
+}
+
+// New returns an empty graph.
+func New() *Graph {
+	return &Graph{byID: map[int]*Resource{}, edges: map[*Reservation]map[int]bool{}}
+}
+
+// Reservations returns Q in order. The slice must not be modified.
+func (g *Graph) Reservations() []*Reservation { return g.q }
+
+// Resources returns R in ID order.
+func (g *Graph) Resources() []*Resource { return g.res }
+
+// Edge reports c_ij: whether q and resource id are connected.
+func (g *Graph) Edge(q *Reservation, id int) bool { return g.edges[q][id] }
+
+// Deg is deg(q): the number of q's edges.
+func (g *Graph) Deg(q *Reservation) int { return len(g.edges[q]) }
+
+// Lambda is λ(q), q's candidate resources, in ID order.
+func (g *Graph) Lambda(q *Reservation) []int {
+	var ids []int
+	for id := range g.edges[q] {
+		ids = append(ids, id)
+	}
+	sort.Ints(ids)
+	return ids
+}
+
+// Eta is η(r), the reservations that resource id can serve, in Q order.
+func (g *Graph) Eta(id int) []*Reservation {
+	var out []*Reservation
+	for _, q := range g.q {
+		if g.edges[q][id] {
+			out = append(out, q)
+		}
+	}
+	return out
+}
+
+func (g *Graph) index(q *Reservation) int {
+	for i, x := range g.q {
+		if x == q {
+			return i
+		}
+	}
+	return -1
+}
+
+// Alpha is α(q): the reservations before q whose window reaches q's
+// (q_j.lt ≥ q.et, j < i).
+func (g *Graph) Alpha(q *Reservation) []*Reservation {
+	var out []*Reservation
+	for _, x := range g.q[:g.index(q)] {
+		if x.LT >= q.ET {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// Beta is β(q): the reservations after q whose window starts by q's end
+// (q_j.et ≤ q.lt, j > i).
+func (g *Graph) Beta(q *Reservation) []*Reservation {
+	var out []*Reservation
+	for _, x := range g.q[g.index(q)+1:] {
+		if x.ET <= q.LT {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// FreeDeg is q's free degree (§2.1): its degree minus the smaller of
+// (a) the number of its candidate resources that some reservation of
+// α(q) can also use, and (b) the number of reservations of α(q) sharing a
+// candidate with q — the most conflicts that can actually take resources
+// from q, since each conflicting reservation takes at most one resource
+// and each resource is taken at most once.
+func (g *Graph) FreeDeg(q *Reservation) int {
+	alpha := g.Alpha(q)
+	a := 0
+	for id := range g.edges[q] {
+		for _, x := range alpha {
+			if g.edges[x][id] {
+				a++
+				break
+			}
+		}
+	}
+	b := 0
+	for _, x := range alpha {
+		for id := range g.edges[q] {
+			if g.edges[x][id] {
+				b++
+				break
+			}
+		}
+	}
+	return g.Deg(q) - min(a, b)
+}
+
+// Feasible is inequality (1): freeDeg(q) · Π_{m ∈ β(q)} freeDeg(m) > 0.
+func (g *Graph) Feasible(q *Reservation) bool {
+	if g.FreeDeg(q) <= 0 {
+		return false
+	}
+	for _, m := range g.Beta(q) {
+		if g.FreeDeg(m) <= 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// AddResource adds resource r (§2.4): it is connected to every
+// reservation that is neither running nor bound whose level it meets.
+func (g *Graph) AddResource(r Resource) error {
+	if _, dup := g.byID[r.ID]; dup {
+		return fmt.Errorf("rrg: resource %d already in the graph", r.ID)
+	}
+	rr := &r
+	g.byID[r.ID] = rr
+	i := sort.Search(len(g.res), func(i int) bool { return g.res[i].ID >= r.ID })
+	g.res = append(g.res, nil)
+	copy(g.res[i+1:], g.res[i:])
+	g.res[i] = rr
+	for _, q := range g.q {
+		if !q.Running && q.Bound < 0 && r.Level >= q.Level {
+			g.edges[q][r.ID] = true
+		}
+	}
+	return nil
+}
+
+// insert places q in Q by ET (after equal ETs) and connects it to every
+// resource whose level meets its demand.
+func (g *Graph) insert(q *Reservation) {
+	i := sort.Search(len(g.q), func(i int) bool { return g.q[i].ET > q.ET })
+	g.q = append(g.q, nil)
+	copy(g.q[i+1:], g.q[i:])
+	g.q[i] = q
+	g.edges[q] = map[int]bool{}
+	for _, r := range g.res {
+		if r.Level >= q.Level {
+			g.edges[q][r.ID] = true
+		}
+	}
+}
+
+func (g *Graph) remove(q *Reservation) {
+	if i := g.index(q); i >= 0 {
+		g.q = append(g.q[:i], g.q[i+1:]...)
+	}
+	delete(g.edges, q)
+}
+
+// AddQNode is algorithm 1: insert the request in ET order and admit it
+// only if inequality (1) holds for it and for every reservation of its
+// back intersecting set; otherwise it is removed and false returned.
+func (g *Graph) AddQNode(q *Reservation) bool {
+	if !(q.Dur >= 0 && q.ET+q.Dur <= q.LT) {
+		return false
+	}
+	q.Bound = -1
+	g.insert(q)
+	if g.FreeDeg(q) == 0 {
+		g.remove(q)
+		return false
+	}
+	for _, m := range g.Beta(q) {
+		if g.FreeDeg(m) == 0 {
+			g.remove(q)
+			return false
+		}
+	}
+	return true
+}
+
+// Task describes the non-reserved task running on a resource when a
+// reservation's window opens: its expected execution time on the
+// resource et_kj and how long it has run, pt_kj.
+type Task struct {
+	Expected, Ran float64
+}
+
+// Binding is the outcome of DeleteEdge.
+type Binding struct {
+	Resource int
+	Start    float64 // the reservation's (possibly delayed) start
+	Preempt  bool    // the running task is interrupted
+	Cost     float64 // w_j · pt_kj of the interrupted task (0 without preemption)
+}
+
+// DeleteEdge is algorithm 2, run when q's window opens: in resource
+// order, the first candidate whose running task (none counts as one that
+// ends now) can finish within q's slack takes q, whose start is put off
+// to the task's end, at no cost; otherwise q takes the candidate of least
+// preemption cost w_j·pt_kj (ties: lower ID) and preempts its task. Then
+// q keeps only its edge to that resource, and the reservations of β(q)
+// lose their edge to it. running reports the task on a resource.
+func (g *Graph) DeleteEdge(q *Reservation, running func(id int) (Task, bool)) (Binding, error) {
+	lambda := g.Lambda(q)
+	if len(lambda) == 0 {
+		return Binding{}, fmt.Errorf("rrg: reservation %d has no candidate resource", q.ID)
+	}
+	best, bestCost := -1, math.Inf(1)
+	var b Binding
+	found := false
+	for _, id := range lambda {
+		t, ok := running(id)
+		rem := 0.0
+		if ok {
+			rem = max(0, t.Expected-t.Ran)
+		}
+		if q.Slack() >= rem {
+			b = Binding{Resource: id, Start: q.ET + rem}
+			found = true
+			break
+		}
+		if c := g.byID[id].Cost * t.Ran; c < bestCost {
+			best, bestCost = id, c
+		}
+	}
+	if !found {
+		b = Binding{Resource: best, Start: q.ET, Preempt: true, Cost: bestCost}
+	}
+	for id := range g.edges[q] {
+		if id != b.Resource {
+			delete(g.edges[q], id)
+		}
+	}
+	for _, m := range g.Beta(q) {
+		delete(g.edges[m], b.Resource)
+	}
+	q.ET = b.Start
+	q.Bound = b.Resource
+	return b, nil
+}
+
+// Complete deletes a finished reservation and its edges (§2.3).
+func (g *Graph) Complete(q *Reservation) { g.remove(q) }
+
+// FailResource applies figure 2's rule when resource id fails and returns
+// the reservations that fail: the one running on or bound to it, and then,
+// repeatedly, among the reservations it could serve, those that no longer
+// satisfy inequality (1) are dropped one at a time, the earliest first,
+// until the rest satisfy it.
+func (g *Graph) FailResource(id int) []*Reservation {
+	s := g.Eta(id)
+	if r, ok := g.byID[id]; ok {
+		delete(g.byID, id)
+		for i, x := range g.res {
+			if x == r {
+				g.res = append(g.res[:i], g.res[i+1:]...)
+				break
+			}
+		}
+	}
+	for _, q := range g.q {
+		delete(g.edges[q], id)
+	}
+	var failed []*Reservation
+	rest := s[:0]
+	for _, q := range s {
+		if q.Bound == id {
+			failed = append(failed, q)
+			g.remove(q)
+			continue
+		}
+		rest = append(rest, q)
+	}
+	s = rest
+	for len(s) > 0 {
+		var next []*Reservation
+		for _, q := range s {
+			if !g.Feasible(q) {
+				next = append(next, q)
+			}
+		}
+		if len(next) == 0 {
+			break
+		}
+		// Drop the earliest of the infeasible ones, then look again.
+		q := next[0]
+		failed = append(failed, q)
+		g.remove(q)
+		s = next[1:]
+	}
+	return failed
+}

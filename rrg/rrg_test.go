@@ -1,0 +1,191 @@
+package rrg
+
+import (
+	"testing"
+)
+
+// graph builds a graph with resources 1..nres (level 1, cost 1) and
+// reservations with explicit edges (figure 1's graphs arise from earlier
+// bindings, which level-based edges alone cannot produce).
+func graph(nres int, reqs []*Reservation, edges map[int][]int) *Graph {
+	g := New()
+	for id := 1; id <= nres; id++ {
+		g.AddResource(Resource{ID: id, Level: 1, Cost: 1})
+	}
+	for _, q := range reqs {
+		q.Bound = -1
+		g.insert(q)
+		g.edges[q] = map[int]bool{}
+		for _, id := range edges[q.ID] {
+			g.edges[q][id] = true
+		}
+	}
+	return g
+}
+
+func req(id int, et, lt, dur float64) *Reservation {
+	return &Reservation{ID: id, ET: et, LT: lt, Dur: dur, Level: 1, Bound: -1}
+}
+
+// TestFigure1b: α(q_k) = {q_{k−2}, q_{k−1}} both conflict with q_k on
+// the same resource r_j; only one of them can actually take r_j, so the
+// maximum conflict count on it is one (§2.1): freeDeg(q_k) = 2 − 1.
+func TestFigure1b(t *testing.T) {
+	q1, q2, q3 := req(1, 0, 10, 5), req(2, 1, 11, 5), req(3, 2, 12, 5)
+	g := graph(4, []*Reservation{q1, q2, q3}, map[int][]int{1: {1, 2}, 2: {1, 3}, 3: {1, 4}})
+	if a := g.Alpha(q3); len(a) != 2 {
+		t.Fatalf("α(q3) = %d reservations, want 2", len(a))
+	}
+	if d := g.FreeDeg(q3); d != 1 {
+		t.Fatalf("freeDeg(q3) = %d, want deg 2 − min(1 shared resource, 2 conflicting) = 1", d)
+	}
+}
+
+// TestFigure1c: q_k conflicts with the single q_{k−1} on two resources
+// r_j, r_{j−1}; q_{k−1} takes only one of them, so the maximum conflict
+// count between them is one: freeDeg(q_k) = 3 − min(2, 1) = 2.
+func TestFigure1c(t *testing.T) {
+	q1, q2 := req(1, 0, 10, 5), req(2, 2, 12, 5)
+	g := graph(3, []*Reservation{q1, q2}, map[int][]int{1: {1, 2}, 2: {1, 2, 3}})
+	if d := g.FreeDeg(q2); d != 2 {
+		t.Fatalf("freeDeg(q2) = %d, want 2", d)
+	}
+	// Sets of definition 1.
+	if l := g.Lambda(q2); len(l) != 3 || l[0] != 1 {
+		t.Errorf("λ(q2) = %v", l)
+	}
+	if e := g.Eta(3); len(e) != 1 || e[0] != q2 {
+		t.Errorf("η(r3) = %v", e)
+	}
+	if b := g.Beta(q1); len(b) != 1 || b[0] != q2 {
+		t.Errorf("β(q1) = %v", b)
+	}
+}
+
+// TestAdmission pins inequality (1) and algorithm 1 on one resource:
+// two overlapping requests cannot both be admitted; disjoint ones can; a
+// request that would leave an admitted later one with free degree 0 is
+// refused (the check over β(q_k)).
+func TestAdmission(t *testing.T) {
+	g := New()
+	g.AddResource(Resource{ID: 1, Level: 1, Cost: 1})
+	a := req(1, 10, 20, 5)
+	if !g.AddQNode(a) {
+		t.Fatal("first request refused")
+	}
+	if g.AddQNode(req(2, 12, 25, 5)) {
+		t.Error("overlapping request admitted on a single resource (freeDeg would be 1 − min(1,1) = 0)")
+	}
+	if !g.AddQNode(req(3, 21, 30, 5)) {
+		t.Error("disjoint request refused")
+	}
+	// Earlier than a, overlapping it: a's free degree would drop to 0.
+	if g.AddQNode(req(4, 5, 15, 5)) {
+		t.Error("request that makes an admitted one infeasible was admitted")
+	}
+	if n := len(g.Reservations()); n != 2 {
+		t.Fatalf("%d reservations kept, want 2 (refused ones are removed)", n)
+	}
+	// Levels: a level-3 request has no candidate among level-1 resources.
+	hi := req(5, 100, 200, 5)
+	hi.Level = 3
+	if g.AddQNode(hi) {
+		t.Error("request with no capable resource admitted")
+	}
+	// Two resources: two overlapping requests fit.
+	g.AddResource(Resource{ID: 2, Level: 2, Cost: 1})
+	if !g.AddQNode(req(6, 12, 25, 5)) {
+		t.Error("second overlapping request refused with two resources")
+	}
+}
+
+// TestDeleteEdge pins algorithm 2: a task that can finish within the
+// slack delays the reservation at no cost; otherwise the resource of
+// least preemption cost w·pt is taken; then edges are cut.
+func TestDeleteEdge(t *testing.T) {
+	g := New()
+	g.AddResource(Resource{ID: 1, Level: 1, Cost: 2})
+	g.AddResource(Resource{ID: 2, Level: 1, Cost: 1})
+	q := req(1, 10, 30, 10) // slack 10
+	later := req(2, 15, 40, 10)
+	if !g.AddQNode(q) || !g.AddQNode(later) {
+		t.Fatal("admission")
+	}
+	// r1's task needs 4 more (≤ slack): delay to 14, no preemption.
+	b, err := g.DeleteEdge(q, func(id int) (Task, bool) {
+		if id == 1 {
+			return Task{Expected: 10, Ran: 6}, true
+		}
+		return Task{Expected: 100, Ran: 50}, true
+	})
+	if err != nil || b.Resource != 1 || b.Start != 14 || b.Preempt || b.Cost != 0 {
+		t.Fatalf("binding %+v %v, want r1 at 14 without preemption", b, err)
+	}
+	if g.Deg(q) != 1 || g.Edge(later, 1) {
+		t.Errorf("edges not cut: deg(q) %d, later–r1 %v", g.Deg(q), g.Edge(later, 1))
+	}
+	// Both tasks too long: least cost w·pt: r1 2·3 = 6 vs r2 1·8 = 8.
+	g2 := New()
+	g2.AddResource(Resource{ID: 1, Level: 1, Cost: 2})
+	g2.AddResource(Resource{ID: 2, Level: 1, Cost: 1})
+	q2 := req(1, 10, 22, 10) // slack 2
+	g2.AddQNode(q2)
+	b, _ = g2.DeleteEdge(q2, func(id int) (Task, bool) {
+		if id == 1 {
+			return Task{Expected: 50, Ran: 3}, true
+		}
+		return Task{Expected: 50, Ran: 8}, true
+	})
+	if b.Resource != 1 || !b.Preempt || b.Cost != 6 || b.Start != 10 {
+		t.Fatalf("binding %+v, want r1 preempted at cost 6", b)
+	}
+	// An idle resource takes the reservation at once.
+	g3 := New()
+	g3.AddResource(Resource{ID: 1, Level: 1, Cost: 1})
+	q3 := req(1, 10, 12, 2) // slack 0
+	g3.AddQNode(q3)
+	b, _ = g3.DeleteEdge(q3, func(int) (Task, bool) { return Task{}, false })
+	if b.Resource != 1 || b.Start != 10 || b.Preempt {
+		t.Fatalf("idle resource: %+v", b)
+	}
+}
+
+// TestFailResource pins figure 2: the reservation bound to the failed
+// resource fails; then, while some reservation it could serve violates
+// inequality (1), the earliest of them is dropped.
+func TestFailResource(t *testing.T) {
+	g := New()
+	g.AddResource(Resource{ID: 1, Level: 1, Cost: 1})
+	g.AddResource(Resource{ID: 2, Level: 1, Cost: 1})
+	q1, q2 := req(1, 10, 30, 10), req(2, 12, 40, 10)
+	if !g.AddQNode(q1) || !g.AddQNode(q2) {
+		t.Fatal("admission")
+	}
+	failed := g.FailResource(1)
+	if len(failed) != 1 || failed[0] != q1 {
+		t.Fatalf("failed %v, want only q1 (the earliest), q2 then fits on r2", failed)
+	}
+	if !g.Feasible(q2) || len(g.Reservations()) != 1 {
+		t.Fatal("q2 should remain, feasible")
+	}
+	// A reservation bound to the failed resource fails, even if feasible elsewhere.
+	g.AddResource(Resource{ID: 3, Level: 1, Cost: 1})
+	g.DeleteEdge(q2, func(id int) (Task, bool) { return Task{}, false })
+	if failed := g.FailResource(q2.Bound); len(failed) != 1 || failed[0] != q2 {
+		t.Fatalf("bound reservation: failed %v", failed)
+	}
+	// A new resource connects only to unbound, not running reservations (§2.4).
+	q3 := req(3, 100, 120, 5)
+	g.AddQNode(q3)
+	g.DeleteEdge(q3, func(int) (Task, bool) { return Task{}, false })
+	q4 := req(4, 200, 220, 5)
+	g.AddQNode(q4)
+	g.AddResource(Resource{ID: 9, Level: 1, Cost: 1})
+	if g.Edge(q3, 9) || !g.Edge(q4, 9) {
+		t.Errorf("new resource edges: bound q3 %v, unbound q4 %v", g.Edge(q3, 9), g.Edge(q4, 9))
+	}
+	g.Complete(q3)
+	if len(g.Reservations()) != 1 {
+		t.Error("completed reservation not removed")
+	}
+}
