@@ -300,7 +300,7 @@ func (s *Spec) Execute(r Run, cache *Cache) (map[string]float64, error) {
 // nodes are drawn by a stream of the replication's seed: every policy of
 // a replication sees the same platform.
 func buildPlatform(ps *PlatformSpec, seed uint64) *model.Platform {
-	if ps.PEs == 0 && ps.MIPS == 0 && ps.Unstable == 0 && ps.UnstableFraction == 0 && ps.PStable == nil {
+	if ps.PEs == 0 && ps.MIPS == 0 && ps.Unstable == 0 && ps.UnstableFraction == 0 && ps.PStable == nil && ps.Levels == 0 {
 		return nil
 	}
 	n := ps.Nodes
@@ -328,6 +328,15 @@ func buildPlatform(ps *PlatformSpec, seed uint64) *model.Platform {
 	}
 	if k > 0 {
 		p.Name += fmt.Sprintf(", %d unstable (p=%g, d=%g)", k, ps.PUnstable, ps.DUnstable)
+	}
+	if ps.Levels > 0 {
+		// Capability levels uniform on 1..levels (seed 000 §3.1), drawn
+		// per replication, the same for every mechanism.
+		lv := sim.Stream(seed, "platform/levels")
+		for i := range p.Nodes {
+			p.Nodes[i].Capability = 1 + lv.IntN(ps.Levels)
+		}
+		p.Name += fmt.Sprintf(", capability levels 1–%d", ps.Levels)
 	}
 	return p
 }
@@ -379,12 +388,21 @@ var metricDefs = []struct {
 	{"throughput", func(s *metrics.Summary) float64 { return s.Throughput }},
 	{"jobs", func(s *metrics.Summary) float64 { return float64(s.Jobs) }},
 	{"killed", func(s *metrics.Summary) float64 { return float64(s.Killed) }},
-	{"mean_qos", func(s *metrics.Summary) float64 {
-		if v, ok := s.Extra["mean_qos"]; ok {
+	{"mean_qos", extra("mean_qos")},
+	{"ap", extra("ap")},
+	{"pp", extra("pp")},
+	{"tpc", extra("tpc")},
+	{"eta", extra("eta")},
+}
+
+// extra reads a model metric (NaN, i.e. absent, when the run has none).
+func extra(name string) func(*metrics.Summary) float64 {
+	return func(s *metrics.Summary) float64 {
+		if v, ok := s.Extra[name]; ok {
 			return v
 		}
 		return math.NaN()
-	}},
+	}
 }
 
 // MetricNames lists the metrics in their fixed order.

@@ -93,6 +93,9 @@ type PlatformSpec struct {
 	DUnstable        float64  `yaml:"d_unstable" json:"d_unstable,omitempty" range:"[0,]"`
 	PStable          *float64 `yaml:"p_stable" json:"p_stable,omitempty" range:"[0,1]"`
 	DStable          float64  `yaml:"d_stable" json:"d_stable,omitempty" range:"[0,]"`
+	// Levels draws each node's capability level uniformly on 1..Levels
+	// per replication (seed 000).
+	Levels int `yaml:"levels" json:"levels,omitempty" range:"[1,]"`
 }
 
 // Replications: a fixed count, or adaptive: at least Min, then more until

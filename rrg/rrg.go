@@ -225,11 +225,16 @@ func (g *Graph) AddQNode(q *Reservation) bool {
 	return true
 }
 
-// Task describes the non-reserved task running on a resource when a
-// reservation's window opens: its expected execution time on the
-// resource et_kj and how long it has run, pt_kj.
-type Task struct {
-	Expected, Ran float64
+// Option is what a candidate resource offers a reservation whose window
+// opens: Wait, how long until it could start there without preempting
+// anything (the running task's remaining time et_kj − pt_kj, or longer
+// if other reservations are bound to it; +Inf if never within the
+// window), and Cost, the cost of starting now by preempting the running
+// task (w_j · pt_kj; +Inf if it cannot start now, e.g. another
+// reservation holds it). For a resource with only a task, this is
+// exactly algorithm 2's information.
+type Option struct {
+	Wait, Cost float64
 }
 
 // Binding is the outcome of DeleteEdge.
@@ -241,13 +246,12 @@ type Binding struct {
 }
 
 // DeleteEdge is algorithm 2, run when q's window opens: in resource
-// order, the first candidate whose running task (none counts as one that
-// ends now) can finish within q's slack takes q, whose start is put off
-// to the task's end, at no cost; otherwise q takes the candidate of least
-// preemption cost w_j·pt_kj (ties: lower ID) and preempts its task. Then
-// q keeps only its edge to that resource, and the reservations of β(q)
-// lose their edge to it. running reports the task on a resource.
-func (g *Graph) DeleteEdge(q *Reservation, running func(id int) (Task, bool)) (Binding, error) {
+// order, the first candidate where q can start within its slack without
+// preempting (Wait ≤ LT − ET − Dur) takes q, whose start is put off by
+// Wait, at no cost; otherwise q takes the candidate of least preemption
+// cost (ties: lower ID) and preempts its task. Then q keeps only its edge
+// to that resource, and the reservations of β(q) lose their edge to it.
+func (g *Graph) DeleteEdge(q *Reservation, option func(id int) Option) (Binding, error) {
 	lambda := g.Lambda(q)
 	if len(lambda) == 0 {
 		return Binding{}, fmt.Errorf("rrg: reservation %d has no candidate resource", q.ID)
@@ -256,21 +260,20 @@ func (g *Graph) DeleteEdge(q *Reservation, running func(id int) (Task, bool)) (B
 	var b Binding
 	found := false
 	for _, id := range lambda {
-		t, ok := running(id)
-		rem := 0.0
-		if ok {
-			rem = max(0, t.Expected-t.Ran)
-		}
-		if q.Slack() >= rem {
-			b = Binding{Resource: id, Start: q.ET + rem}
+		o := option(id)
+		if o.Wait <= q.Slack() {
+			b = Binding{Resource: id, Start: q.ET + o.Wait}
 			found = true
 			break
 		}
-		if c := g.byID[id].Cost * t.Ran; c < bestCost {
-			best, bestCost = id, c
+		if o.Cost < bestCost {
+			best, bestCost = id, o.Cost
 		}
 	}
 	if !found {
+		if best < 0 {
+			return Binding{}, fmt.Errorf("rrg: reservation %d: no candidate resource can take it in its window", q.ID)
+		}
 		b = Binding{Resource: best, Start: q.ET, Preempt: true, Cost: bestCost}
 	}
 	for id := range g.edges[q] {
@@ -281,7 +284,6 @@ func (g *Graph) DeleteEdge(q *Reservation, running func(id int) (Task, bool)) (B
 	for _, m := range g.Beta(q) {
 		delete(g.edges[m], b.Resource)
 	}
-	q.ET = b.Start
 	q.Bound = b.Resource
 	return b, nil
 }

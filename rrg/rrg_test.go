@@ -1,6 +1,7 @@
 package rrg
 
 import (
+	"math"
 	"testing"
 )
 
@@ -112,11 +113,11 @@ func TestDeleteEdge(t *testing.T) {
 		t.Fatal("admission")
 	}
 	// r1's task needs 4 more (≤ slack): delay to 14, no preemption.
-	b, err := g.DeleteEdge(q, func(id int) (Task, bool) {
+	b, err := g.DeleteEdge(q, func(id int) Option {
 		if id == 1 {
-			return Task{Expected: 10, Ran: 6}, true
+			return task(g, id, 10, 6)
 		}
-		return Task{Expected: 100, Ran: 50}, true
+		return task(g, id, 100, 50)
 	})
 	if err != nil || b.Resource != 1 || b.Start != 14 || b.Preempt || b.Cost != 0 {
 		t.Fatalf("binding %+v %v, want r1 at 14 without preemption", b, err)
@@ -130,11 +131,11 @@ func TestDeleteEdge(t *testing.T) {
 	g2.AddResource(Resource{ID: 2, Level: 1, Cost: 1})
 	q2 := req(1, 10, 22, 10) // slack 2
 	g2.AddQNode(q2)
-	b, _ = g2.DeleteEdge(q2, func(id int) (Task, bool) {
+	b, _ = g2.DeleteEdge(q2, func(id int) Option {
 		if id == 1 {
-			return Task{Expected: 50, Ran: 3}, true
+			return task(g2, id, 50, 3)
 		}
-		return Task{Expected: 50, Ran: 8}, true
+		return task(g2, id, 50, 8)
 	})
 	if b.Resource != 1 || !b.Preempt || b.Cost != 6 || b.Start != 10 {
 		t.Fatalf("binding %+v, want r1 preempted at cost 6", b)
@@ -144,7 +145,7 @@ func TestDeleteEdge(t *testing.T) {
 	g3.AddResource(Resource{ID: 1, Level: 1, Cost: 1})
 	q3 := req(1, 10, 12, 2) // slack 0
 	g3.AddQNode(q3)
-	b, _ = g3.DeleteEdge(q3, func(int) (Task, bool) { return Task{}, false })
+	b, _ = g3.DeleteEdge(q3, idle)
 	if b.Resource != 1 || b.Start != 10 || b.Preempt {
 		t.Fatalf("idle resource: %+v", b)
 	}
@@ -170,14 +171,14 @@ func TestFailResource(t *testing.T) {
 	}
 	// A reservation bound to the failed resource fails, even if feasible elsewhere.
 	g.AddResource(Resource{ID: 3, Level: 1, Cost: 1})
-	g.DeleteEdge(q2, func(id int) (Task, bool) { return Task{}, false })
+	g.DeleteEdge(q2, idle)
 	if failed := g.FailResource(q2.Bound); len(failed) != 1 || failed[0] != q2 {
 		t.Fatalf("bound reservation: failed %v", failed)
 	}
 	// A new resource connects only to unbound, not running reservations (§2.4).
 	q3 := req(3, 100, 120, 5)
 	g.AddQNode(q3)
-	g.DeleteEdge(q3, func(int) (Task, bool) { return Task{}, false })
+	g.DeleteEdge(q3, idle)
 	q4 := req(4, 200, 220, 5)
 	g.AddQNode(q4)
 	g.AddResource(Resource{ID: 9, Level: 1, Cost: 1})
@@ -187,5 +188,32 @@ func TestFailResource(t *testing.T) {
 	g.Complete(q3)
 	if len(g.Reservations()) != 1 {
 		t.Error("completed reservation not removed")
+	}
+}
+
+// task is algorithm 2's option for a resource running a non-reserved task
+// of expected time et that has run pt: wait et − pt, or preempt at w·pt.
+func task(g *Graph, id int, et, pt float64) Option {
+	return Option{Wait: et - pt, Cost: g.byID[id].Cost * pt}
+}
+
+func idle(int) Option { return Option{} }
+
+// TestDeleteEdgeHeld: a resource another reservation holds during the
+// window cannot be preempted; the reservation waits for it if it can.
+func TestDeleteEdgeHeld(t *testing.T) {
+	g := New()
+	g.AddResource(Resource{ID: 1, Level: 1, Cost: 1})
+	q := req(1, 10, 30, 10)
+	g.AddQNode(q)
+	inf := math.Inf(1)
+	if _, err := g.DeleteEdge(q, func(int) Option { return Option{Wait: 15, Cost: inf} }); err == nil {
+		t.Fatal("bound to a resource it can neither wait for nor preempt")
+	}
+	q2 := req(2, 100, 130, 10)
+	g.AddQNode(q2)
+	b, err := g.DeleteEdge(q2, func(int) Option { return Option{Wait: 12, Cost: inf} })
+	if err != nil || b.Start != 112 || b.Preempt {
+		t.Fatalf("%+v %v, want a wait until 112", b, err)
 	}
 }

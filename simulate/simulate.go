@@ -14,6 +14,7 @@ import (
 	"github.com/gridsched/gridsched/model"
 	"github.com/gridsched/gridsched/output"
 	"github.com/gridsched/gridsched/policy"
+	_ "github.com/gridsched/gridsched/reservation" // registers drrm, srrm-r, srrm-m
 	"github.com/gridsched/gridsched/unstable"
 	"github.com/gridsched/gridsched/workload"
 )
@@ -188,6 +189,9 @@ func runLoaded(cfg Config, w *workload.Workload, p *model.Platform, release bool
 	if err != nil {
 		return nil, err
 	}
+	if sp, ok := pol.(interface{ SetSeed(uint64) }); ok {
+		sp.SetSeed(cfg.Seed)
+	}
 	e := engine.New(p, w.Jobs, pol, engine.Options{Overrun: cfg.Overrun})
 	if state != nil {
 		if cfg.Instability.Model == "periods" {
@@ -215,6 +219,14 @@ func runLoaded(cfg Config, w *workload.Workload, p *model.Platform, release bool
 	r.Summary = metrics.Summarize(r.Records, p.TotalPEs(), r.Series)
 	if state != nil {
 		r.Summary.Extra = map[string]float64{"mean_qos": state.MeanQoS()}
+	}
+	if ex, ok := pol.(interface{ Extra() map[string]float64 }); ok {
+		if r.Summary.Extra == nil {
+			r.Summary.Extra = map[string]float64{}
+		}
+		for k, v := range ex.Extra() {
+			r.Summary.Extra[k] = v
+		}
 	}
 	r.Summary.Policy = cfg.Policy
 	r.Summary.Workload = w.Name

@@ -1,0 +1,432 @@
+// Package reservation holds the advance-reservation mechanisms of seed
+// 000 (Gao & Luo 2011): the static mechanism SRRM, which binds a request
+// to a resource as soon as it is admitted (r_schedule: a random feasible
+// resource; m_schedule: the least predicted preemption cost), and the
+// dynamic DRRM, which only admits a request (on the resource–reservation
+// graph, package rrg) and binds it when its window opens (algorithm 2).
+//
+// The model of §2: every resource runs one job at a time and has a queue
+// of non-reserved tasks; a task interrupted by a reservation restarts from
+// the beginning later, at a preemption cost w_j · pt (pt: how long it had
+// run). Jobs: a task has SWF queue 0 and its resource in Site; a
+// reservation has a window (WindowStart = et, WindowEnd = lt), a duration
+// (Runtime) and a capability level (Level).
+package reservation
+
+import (
+	"math"
+	"sort"
+
+	"github.com/gridsched/gridsched/engine"
+	"github.com/gridsched/gridsched/policy"
+	"github.com/gridsched/gridsched/rrg"
+)
+
+// Mechanism is DRRM, SRRM with r_schedule, or SRRM with m_schedule.
+type Mechanism int
+
+const (
+	DRRM Mechanism = iota
+	SRRMRandom
+	SRRMMinCost
+)
+
+func init() {
+	policy.Register("drrm", "dynamic advance reservations on the resource–reservation graph (seed 000): admit now, bind when the window opens", func(policy.NodeSelector) engine.Policy { return New(DRRM, 1) })
+	policy.Register("srrm-r", "static advance reservations (seed 000): bind at admission to a random feasible resource", func(policy.NodeSelector) engine.Policy { return New(SRRMRandom, 1) })
+	policy.Register("srrm-m", "static advance reservations (seed 000): bind at admission to the resource of least predicted preemption cost", func(policy.NodeSelector) engine.Policy { return New(SRRMMinCost, 1) })
+}
+
+type resv struct {
+	job      *engine.Job
+	q        *rrg.Reservation // DRRM
+	res      int              // bound resource, −1 before binding
+	start    float64          // planned start (SRRM: at admission; DRRM: at binding)
+	waiting  bool             // bound, waiting for the task on its resource to end (DRRM delay)
+	preempts bool             // caused a preemption
+	failed   bool
+}
+
+// Policy schedules tasks and reservations.
+type Policy struct {
+	mech  Mechanism
+	seed  uint64
+	g     *rrg.Graph
+	tasks [][]*engine.Job // FIFO of tasks per resource
+	held  [][]*resv       // reservations bound to each resource, waiting or running, by start
+	srrm  [][]*resv       // SRRM: reservations bound to each resource
+	byJob map[int32]*resv
+	init  bool
+	rr    int
+
+	timers  []timerReq    // timers to set at the next Schedule (they need the plan)
+	rejects []*engine.Job // refused or failed reservations to drop
+
+	requests, admitted, preempting, failedN int
+	cost                                    float64
+}
+
+// New returns a reservation policy; seed drives r_schedule's choices.
+func New(m Mechanism, seed uint64) *Policy {
+	return &Policy{mech: m, seed: seed, g: rrg.New(), byJob: map[int32]*resv{}}
+}
+
+// SetSeed sets the seed of r_schedule's random choices.
+func (p *Policy) SetSeed(s uint64) { p.seed = s }
+
+func (p *Policy) setup(v *engine.View) {
+	if p.init {
+		return
+	}
+	p.init = true
+	n := v.NumNodes()
+	p.tasks = make([][]*engine.Job, n)
+	p.held = make([][]*resv, n)
+	p.srrm = make([][]*resv, n)
+	for i := 0; i < n; i++ {
+		spec := v.Node(i)
+		p.g.AddResource(rrg.Resource{ID: i, Level: spec.Capability, Cost: spec.Cost})
+	}
+}
+
+// IsReservation tells a reservation from a task.
+func IsReservation(j *engine.Job) bool { return j.Queue >= 1 && !math.IsNaN(j.WindowStart) }
+
+func (p *Policy) Notify(v *engine.View, n engine.Notice) {
+	p.setup(v)
+	switch n.Kind {
+	case engine.NoticeSubmitted:
+		j := n.Job
+		if !IsReservation(j) {
+			r := j.Site
+			if r < 0 || r >= len(p.tasks) {
+				r = p.rr % len(p.tasks)
+				p.rr++
+			}
+			p.tasks[r] = append(p.tasks[r], j)
+			return
+		}
+		p.requests++
+		p.admit(v, j)
+	case engine.NoticeTimer:
+		if r, ok := p.byJob[int32(n.Tag)]; ok && r.job.State == engine.Queued && !r.failed {
+			p.open(v, r)
+		}
+	case engine.NoticeEnded:
+		if r, ok := p.byJob[n.Job.Index]; ok {
+			if n.Job.State == engine.Failed {
+				p.fail(r)
+			}
+			p.unhold(r)
+			if r.q != nil {
+				p.g.Complete(r.q)
+			}
+		}
+	case engine.NoticeRequeued:
+		j := n.Job
+		if r, ok := p.byJob[j.Index]; ok {
+			p.fail(r) // a reservation lost its resource: it fails
+			return
+		}
+		p.tasks[j.Site] = append([]*engine.Job{j}, p.tasks[j.Site]...)
+	case engine.NoticeNodeDown:
+		if p.mech == DRRM {
+			for _, q := range p.g.FailResource(n.Node) {
+				for _, r := range p.byJob {
+					if r.q == q {
+						p.fail(r)
+					}
+				}
+			}
+		} else {
+			for _, r := range p.srrm[n.Node] {
+				if r.job.State == engine.Queued || r.job.State == engine.Running {
+					p.fail(r)
+				}
+			}
+		}
+		// Tasks of a failed resource move to the next resource.
+		for _, t := range p.tasks[n.Node] {
+			p.tasks[(n.Node+1)%len(p.tasks)] = append(p.tasks[(n.Node+1)%len(p.tasks)], t)
+		}
+		p.tasks[n.Node] = nil
+	}
+}
+
+func (p *Policy) fail(r *resv) {
+	if r.failed {
+		return
+	}
+	r.failed = true
+	p.failedN++
+	p.unhold(r)
+	p.rejects = append(p.rejects, r.job)
+}
+
+func (p *Policy) unhold(r *resv) {
+	if r.res < 0 {
+		return
+	}
+	h := p.held[r.res]
+	for i, x := range h {
+		if x == r {
+			p.held[r.res] = append(h[:i], h[i+1:]...)
+			return
+		}
+	}
+}
+
+// option tells DeleteEdge what resource res offers reservation r now:
+// the wait until r could start there without preempting (after the
+// running task, in a gap between the reservations bound to res), and the
+// cost of starting now by preempting the task (+Inf when a bound
+// reservation needs res during [now, now + dur)).
+func (p *Policy) option(v *engine.View, r *resv, res int) rrg.Option {
+	now, dur := v.Now(), r.job.Runtime
+	lt := r.job.WindowEnd
+	free := now
+	cost := 0.0
+	if t := p.runningTask(v, res); t != nil {
+		free = max(now, t.Start+t.Est)
+		cost = v.Node(res).Cost * (now - t.Start)
+	}
+	inf := math.Inf(1)
+	o := rrg.Option{Wait: inf, Cost: inf}
+	if s, ok := earliestGap(p.held[res], free, lt, dur); ok {
+		o.Wait = s - now
+	}
+	if s, ok := earliestGap(p.held[res], now, lt, dur); ok && s == now {
+		o.Cost = cost
+	}
+	return o
+}
+
+// admit runs the admission test of the mechanism.
+func (p *Policy) admit(v *engine.View, j *engine.Job) {
+	r := &resv{job: j, res: -1}
+	et, lt, dur := j.WindowStart, j.WindowEnd, j.Runtime
+	if p.mech == DRRM {
+		r.q = &rrg.Reservation{ID: int(j.Index), ET: et, LT: lt, Dur: dur, Level: j.Level}
+		if !p.g.AddQNode(r.q) {
+			p.rejects = append(p.rejects, j)
+			return
+		}
+		r.start = et
+	} else {
+		res, start, ok := p.srrmChoose(v, j)
+		if !ok {
+			p.rejects = append(p.rejects, j)
+			return
+		}
+		r.res, r.start = res, start
+		p.srrm[res] = append(p.srrm[res], r)
+	}
+	p.admitted++
+	p.byJob[j.Index] = r
+	at := r.start
+	if p.mech == DRRM {
+		at = et
+	}
+	p.timer(v, at, j.Index)
+}
+
+func (p *Policy) timer(v *engine.View, at float64, idx int32) {
+	p.timers = append(p.timers, timerReq{max(at, v.Now()), int64(idx)})
+}
+
+type timerReq struct {
+	at  float64
+	tag int64
+}
+
+// srrmChoose finds the candidate resources with room for the request in
+// its window (earliest start, flexibility used), and picks one.
+func (p *Policy) srrmChoose(v *engine.View, j *engine.Job) (int, float64, bool) {
+	type cand struct {
+		res   int
+		start float64
+		cost  float64
+	}
+	var cs []cand
+	for res := 0; res < v.NumNodes(); res++ {
+		spec := v.Node(res)
+		if !v.NodeUp(res) || spec.Capability < j.Level {
+			continue
+		}
+		start, ok := earliestGap(p.srrm[res], j.WindowStart, j.WindowEnd, j.Runtime)
+		if !ok {
+			continue
+		}
+		cs = append(cs, cand{res: res, start: start, cost: p.predictCost(v, res, start)})
+	}
+	if len(cs) == 0 {
+		return 0, 0, false
+	}
+	if p.mech == SRRMRandom {
+		c := cs[int(hash(p.seed, uint64(j.ID))%uint64(len(cs)))]
+		return c.res, c.start, true
+	}
+	best := cs[0]
+	for _, c := range cs[1:] {
+		if c.cost < best.cost {
+			best = c
+		}
+	}
+	return best.res, best.start, true
+}
+
+// predictCost is m_schedule's prediction at admission: the cost w · pt of
+// preempting, at the reservation's start, the task running on the
+// resource now, if it will still be running then (by its expected
+// runtime); 0 if the resource is idle or the task will have ended. The
+// paper leaves the predictor open; this is the plainest one.
+func (p *Policy) predictCost(v *engine.View, res int, start float64) float64 {
+	for _, t := range v.Running() {
+		if t.Alloc.Uses(res) && !IsReservation(t) {
+			if t.Start+t.Est > start {
+				return v.Node(res).Cost * (start - t.Start)
+			}
+			return 0
+		}
+	}
+	return 0
+}
+
+// earliestGap is the earliest start s in [et, lt − dur] such that [s,
+// s + dur) overlaps no reservation bound to the resource.
+func earliestGap(bound []*resv, et, lt, dur float64) (float64, bool) {
+	type iv struct{ a, b float64 }
+	var ivs []iv
+	for _, r := range bound {
+		if r.failed || r.job.State.Terminal() {
+			continue
+		}
+		a := r.start
+		if r.job.State == engine.Running {
+			a = r.job.Start
+		}
+		ivs = append(ivs, iv{a, a + r.job.Runtime})
+	}
+	sort.Slice(ivs, func(i, j int) bool { return ivs[i].a < ivs[j].a })
+	s := et
+	for _, x := range ivs {
+		if x.b <= s {
+			continue
+		}
+		if x.a >= s+dur {
+			break
+		}
+		s = x.b
+	}
+	return s, s+dur <= lt
+}
+
+func hash(seed, k uint64) uint64 {
+	x := seed ^ (k * 0x9e3779b97f4a7c15)
+	x ^= x >> 30
+	x *= 0xbf58476d1ce4e5b9
+	x ^= x >> 27
+	x *= 0x94d049bb133111eb
+	return x ^ (x >> 31)
+}
+
+// open handles a reservation whose window (DRRM) or reserved start (SRRM)
+// has come.
+func (p *Policy) open(v *engine.View, r *resv) {
+	if p.mech == DRRM {
+		b, err := p.g.DeleteEdge(r.q, func(id int) rrg.Option { return p.option(v, r, id) })
+		if err != nil {
+			p.fail(r)
+			return
+		}
+		r.res, r.start = b.Resource, b.Start
+	}
+	p.held[r.res] = append(p.held[r.res], r)
+	sort.SliceStable(p.held[r.res], func(a, b int) bool { return p.held[r.res][a].start < p.held[r.res][b].start })
+	r.waiting = true
+}
+
+func (p *Policy) runningTask(v *engine.View, res int) *engine.Job {
+	for _, t := range v.Running() {
+		if t.Alloc.Uses(res) && !IsReservation(t) {
+			return t
+		}
+	}
+	return nil
+}
+
+func (p *Policy) Schedule(v *engine.View, plan *engine.Plan) {
+	p.setup(v)
+	for _, t := range p.timers {
+		plan.Timer(t.at, t.tag)
+	}
+	p.timers = p.timers[:0]
+	for _, j := range p.rejects {
+		if j.State == engine.Queued {
+			plan.Reject(j)
+		}
+	}
+	p.rejects = p.rejects[:0]
+	now := v.Now()
+	for res := range p.tasks {
+		if !v.NodeUp(res) {
+			continue
+		}
+		if len(p.held[res]) > 0 && p.held[res][0].job.State == engine.Running {
+			continue // a reservation runs here
+		}
+		if len(p.held[res]) > 0 && p.held[res][0].waiting {
+			r := p.held[res][0]
+			if t := p.runningTask(v, res); t != nil {
+				// DRRM delay: wait while the task can end within the
+				// slack; SRRM (and a DRRM binding that chose to preempt)
+				// preempts at the start.
+				if p.mech == DRRM && now < r.start {
+					continue
+				}
+				if !r.preempts {
+					r.preempts = true
+					p.preempting++
+				}
+				p.cost += v.Node(res).Cost * (now - t.Start)
+				if plan.Preempt(t, true) == nil {
+					// It restarts from the beginning, first in its queue.
+					p.tasks[res] = append([]*engine.Job{t}, p.tasks[res]...)
+				}
+			}
+			if v.NodeFree(res) > 0 && r.job.State == engine.Queued && !r.failed {
+				if plan.Start(r.job, engine.Alloc{{First: int32(res), Count: 1, PEs: 1}}) == nil {
+					r.waiting = false
+				}
+			}
+			continue
+		}
+		if v.NodeFree(res) == 0 || len(p.tasks[res]) == 0 {
+			continue
+		}
+		t := p.tasks[res][0]
+		if plan.Start(t, engine.Alloc{{First: int32(res), Count: 1, PEs: 1}}) == nil {
+			p.tasks[res] = p.tasks[res][1:]
+		}
+	}
+}
+
+// Extra reports the metrics of §3.1: AP (admitted / requests), PP
+// (reservations that preempted a task / admitted), TPC (Σ w · pt), η
+// (reservations failed by resource failures / admitted).
+func (p *Policy) Extra() map[string]float64 {
+	m := map[string]float64{"requests": float64(p.requests), "admitted": float64(p.admitted), "tpc": p.cost}
+	if p.requests > 0 {
+		m["ap"] = float64(p.admitted) / float64(p.requests)
+	}
+	if p.admitted > 0 {
+		m["pp"] = float64(p.preempting) / float64(p.admitted)
+		m["eta"] = float64(p.failedN) / float64(p.admitted)
+	}
+	return m
+}
+
+// String names the mechanism.
+func (m Mechanism) String() string {
+	return [...]string{"DRRM", "SRRM_r", "SRRM_m"}[m]
+}

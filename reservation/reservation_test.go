@@ -1,0 +1,96 @@
+package reservation
+
+import (
+	"math"
+	"sort"
+	"testing"
+
+	"pgregory.net/rapid"
+
+	"github.com/gridsched/gridsched/engine"
+	"github.com/gridsched/gridsched/gen"
+	"github.com/gridsched/gridsched/model"
+)
+
+// TestInvariants (seed 000, §2–§3.1) on random workloads: no two jobs on
+// a resource at once; every admitted reservation runs inside its window
+// (et ≤ start, end ≤ lt) — none fails without resource failures; the
+// total preemption cost equals Σ w·pt over the interrupted tasks.
+func TestInvariants(t *testing.T) {
+	admitted, preempting, refused := 0, 0, 0
+	defer func() {
+		// The cases must exercise admission, refusal and preemption.
+		if admitted < 100 || preempting < 20 || refused < 20 {
+			t.Errorf("weak test: %d admitted, %d preempting, %d refused", admitted, preempting, refused)
+		}
+	}()
+	rapid.Check(t, func(rt *rapid.T) {
+		nres := rapid.IntRange(1, 8).Draw(rt, "resources")
+		p := model.Uniform("r", nres, 1)
+		for i := range p.Nodes {
+			p.Nodes[i].Capability = rapid.IntRange(1, 5).Draw(rt, "level")
+			p.Nodes[i].Cost = float64(rapid.IntRange(1, 3).Draw(rt, "w"))
+		}
+		params := gen.DefaultReservationParams()
+		params.Lambda = float64(rapid.IntRange(1, 10).Draw(rt, "lambda"))
+		params.Flexibility = float64(rapid.IntRange(0, 9).Draw(rt, "flex")) / 10
+		params.Background = nres * rapid.IntRange(0, 6).Draw(rt, "tasks-per-resource")
+		params.Resources = nres
+		g, err := gen.NewReservations(params, rapid.Uint64().Draw(rt, "seed"))
+		if err != nil {
+			rt.Fatal(err)
+		}
+		jobs := gen.Take(g, params.Background+rapid.IntRange(1, 40).Draw(rt, "requests"))
+		for _, m := range []Mechanism{DRRM, SRRMRandom, SRRMMinCost} {
+			pol := New(m, 7)
+			e := engine.New(p, jobs, pol, engine.Options{})
+			if err := e.Run(); err != nil {
+				rt.Fatalf("%s: %v", m, err)
+			}
+			type iv struct{ a, b float64 }
+			busy := map[int][]iv{}
+			lost := 0.0
+			for _, j := range e.Jobs() {
+				if IsReservation(j) {
+					admitted := pol.byJob[j.Index] != nil
+					if !admitted {
+						if j.State != engine.Dropped {
+							rt.Fatalf("%s: refused request %d ended %s", m, j.ID, j.State)
+						}
+						continue
+					}
+					if j.State != engine.Completed {
+						rt.Fatalf("%s: admitted reservation %d ended %s (no resource failed)", m, j.ID, j.State)
+					}
+					if j.Start < j.WindowStart-1e-9 || j.End > j.WindowEnd+1e-9 {
+						rt.Fatalf("%s: reservation %d ran %g–%g outside its window %g–%g", m, j.ID, j.Start, j.End, j.WindowStart, j.WindowEnd)
+					}
+				} else {
+					lost += j.LostTime * p.Nodes[j.Alloc[0].First].Cost
+					if j.State != engine.Completed {
+						rt.Fatalf("%s: task %d ended %s", m, j.ID, j.State)
+					}
+				}
+				if !math.IsNaN(j.Start) {
+					r := int(j.Alloc[0].First)
+					busy[r] = append(busy[r], iv{j.Start, j.End})
+				}
+			}
+			for r, ivs := range busy {
+				sort.Slice(ivs, func(a, b int) bool { return ivs[a].a < ivs[b].a })
+				for k := 1; k < len(ivs); k++ {
+					if ivs[k].a < ivs[k-1].b-1e-9 && ivs[k-1].b > ivs[k-1].a {
+						rt.Fatalf("%s: resource %d runs two jobs at once: %v and %v", m, r, ivs[k-1], ivs[k])
+					}
+				}
+			}
+			ex := pol.Extra()
+			admitted += int(ex["admitted"])
+			refused += int(ex["requests"] - ex["admitted"])
+			preempting += pol.preempting
+			if tpc := ex["tpc"]; math.Abs(tpc-lost) > 1e-6 {
+				rt.Fatalf("%s: TPC %g, Σ w·pt over interrupted tasks %g", m, tpc, lost)
+			}
+		}
+	})
+}
