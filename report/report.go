@@ -210,17 +210,25 @@ func StepFigure(dir, name, title, ylabel string, xs []float64, ys [][]float64, n
 			}
 			pts = append(pts, plotter.XY{X: xs[k] / 3600, Y: y[k]})
 		}
-		l, err := plotter.NewLine(pts)
-		if err != nil {
+		if err := addLine(p, pts, i, names); err != nil {
 			return Figure{}, err
-		}
-		l.Color = plotutil.Color(i)
-		p.Add(l)
-		if len(names) > i {
-			p.Legend.Add(names[i], l)
 		}
 	}
 	return save(p, dir, name, title, "")
+}
+
+// addLine adds line i (its colour and, if given, its legend name).
+func addLine(p *plot.Plot, pts plotter.XYs, i int, names []string) error {
+	l, err := plotter.NewLine(pts)
+	if err != nil {
+		return err
+	}
+	l.Color = plotutil.Color(i)
+	p.Add(l)
+	if len(names) > i {
+		p.Legend.Add(names[i], l)
+	}
+	return nil
 }
 
 // CDFFigure draws the empirical CDF of each sample (log x axis when
@@ -251,14 +259,8 @@ func CDFFigure(dir, name, title, xlabel string, samples [][]float64, names []str
 		if len(pts) == 0 {
 			continue
 		}
-		l, err := plotter.NewLine(pts)
-		if err != nil {
+		if err := addLine(p, pts, i, names); err != nil {
 			return Figure{}, err
-		}
-		l.Color = plotutil.Color(i)
-		p.Add(l)
-		if len(names) > i {
-			p.Legend.Add(names[i], l)
 		}
 	}
 	return save(p, dir, name, title, "")
