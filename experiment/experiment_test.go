@@ -299,3 +299,14 @@ func TestClaims(t *testing.T) {
 		t.Errorf("compare, always worse: %s %s", v.Agrees, v.Ours)
 	}
 }
+
+// TestHashIgnoresCommentary: descriptions and claims do not change the
+// experiment's identity; anything a run depends on does.
+func TestHashIgnoresCommentary(t *testing.T) {
+	a := mustParse(t, small, "")
+	b := mustParse(t, "description: words\n"+small+"claims:\n  - {claim: x, source: y, metric: mean_wait, trend: increasing}\n", "")
+	c := mustParse(t, strings.Replace(small, "seed: 4", "seed: 5", 1), "")
+	if a.Hash() != b.Hash() || a.Hash() == c.Hash() {
+		t.Fatalf("hashes %s %s %s", a.Hash(), b.Hash(), c.Hash())
+	}
+}

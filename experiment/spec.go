@@ -329,9 +329,13 @@ func sortedKeys[V any](m map[string]V) []string {
 }
 
 // Hash identifies the expanded experiment: two stores with the same hash
-// hold runs of the same experiment and can be merged.
+// hold runs of the same experiment and can be merged. It covers what the
+// runs depend on; the description, the plot and the claims (commentary)
+// can change without invalidating a store.
 func (s *Spec) Hash() string {
-	b, _ := json.Marshal(s)
+	c := *s
+	c.Description, c.Plot, c.Claims = "", PlotSpec{}, nil
+	b, _ := json.Marshal(&c)
 	h := sha256.Sum256(b)
 	return hex.EncodeToString(h[:12])
 }
