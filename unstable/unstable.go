@@ -222,13 +222,14 @@ func (h Published) Before(e *engine.Engine, n engine.Notice) {
 type Periods struct {
 	*State
 	unstable []bool
-	rate     map[int32]float64 // current progress rate of running jobs
+	rate     map[int32]float64       // current progress rate of running jobs
+	on       map[int32][]*engine.Job // running jobs by node, so a node's change touches only its jobs
 	started  bool
 }
 
 // NewPeriods makes the periods model.
 func NewPeriods(s *State) *Periods {
-	return &Periods{State: s, rate: map[int32]float64{}}
+	return &Periods{State: s, rate: map[int32]float64{}, on: map[int32][]*engine.Job{}}
 }
 
 const periodsTag = -0x5eed0002 // timer tags: periodsTag − node
@@ -253,18 +254,16 @@ func (h *Periods) Before(e *engine.Engine, n engine.Notice) {
 		node := int(periodsTag - n.Tag)
 		h.unstable[node] = !h.unstable[node]
 		h.schedule(e, node, v.Now())
-		for _, j := range v.Running() {
-			if j.Alloc.Uses(node) {
-				h.retime(e, j)
-			}
+		for _, j := range h.on[int32(node)] {
+			h.retime(e, j)
 		}
 	case engine.NoticeEnded:
 		if n.Job.State == engine.Completed || n.Job.State == engine.Killed {
 			h.finish(n.Job)
 		}
-		delete(h.rate, n.Job.Index)
+		h.forget(n.Job)
 	case engine.NoticeRequeued:
-		delete(h.rate, n.Job.Index)
+		h.forget(n.Job)
 	}
 }
 
@@ -291,7 +290,29 @@ func (h *Periods) schedule(e *engine.Engine, node int, now float64) {
 // Started slows a job that starts on a node in an unstable period.
 func (h *Periods) Started(e *engine.Engine, j *engine.Job) {
 	h.rate[j.Index] = 1
+	for _, sp := range j.Alloc {
+		for node := sp.First; node < sp.First+sp.Count; node++ {
+			h.on[node] = append(h.on[node], j)
+		}
+	}
 	h.retime(e, j)
+}
+
+// forget drops a job that left its nodes.
+func (h *Periods) forget(j *engine.Job) {
+	delete(h.rate, j.Index)
+	for _, sp := range j.Alloc {
+		for node := sp.First; node < sp.First+sp.Count; node++ {
+			list := h.on[node]
+			for i, x := range list {
+				if x == j {
+					list[i] = list[len(list)-1]
+					h.on[node] = list[:len(list)-1]
+					break
+				}
+			}
+		}
+	}
 }
 
 // retime recomputes a running job's progress rate and stretches its

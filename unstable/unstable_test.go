@@ -254,3 +254,43 @@ func TestPeriodsModel(t *testing.T) {
 		}
 	}
 }
+
+// TestDeterministic: both instability models give identical schedules on
+// the same inputs and seed (determinism contract).
+func TestDeterministic(t *testing.T) {
+	specs := make([][2]float64, 8)
+	for i := range specs {
+		specs[i] = [2]float64{0.3 + 0.1*float64(i%5), float64(1 + i%3)}
+	}
+	var jobs []model.Job
+	for i := 0; i < 300; i++ {
+		jobs = append(jobs, model.NewJob(int64(i+1), float64(i*7), float64(20+i%90), 1+i%4))
+	}
+	for _, m := range []string{"published", "periods"} {
+		var ends [2][]float64
+		for k := range ends {
+			st := NewState(8, Params{Model: m, Cycle: 300}, 5)
+			e := engine.New(platform(specs...), jobs, policy.NewEASY(ByU{S: st}), engine.Options{Overrun: engine.OverrunExtend})
+			if m == "periods" {
+				e.AddHook(NewPeriods(st))
+			} else {
+				e.AddHook(Published{State: st})
+			}
+			if err := e.Run(); err != nil {
+				t.Fatal(err)
+			}
+			for _, j := range e.Jobs() {
+				ends[k] = append(ends[k], j.End)
+			}
+			ends[k] = append(ends[k], st.MeanQoS())
+		}
+		for i := range ends[0] {
+			if ends[0][i] != ends[1][i] {
+				t.Fatalf("%s: run differs at %d: %g vs %g", m, i, ends[0][i], ends[1][i])
+			}
+		}
+		if ends[0][len(ends[0])-1] >= 1 {
+			t.Errorf("%s: no job was slowed", m)
+		}
+	}
+}
