@@ -181,6 +181,7 @@ type Engine struct {
 	view   View
 	plan   Plan
 	err    error
+	quiet  bool // the last event was for hooks only: skip the policy
 
 	jobs     []*Job
 	arrivals []*Job // the initial workload, sorted by submit time
@@ -308,7 +309,8 @@ func (e *Engine) Timer(at float64, tag int64) {
 }
 
 // Background is Timer for model processes that never end (node state
-// cycles): like a periodic timer, it does not keep the run going.
+// cycles): like a periodic timer, it does not keep the run going, and only
+// hooks are told (the policy is neither notified nor consulted).
 func (e *Engine) Background(at float64, tag int64) {
 	e.q.Push(sim.Event{Time: at, Class: classTimer, Kind: kindBackground, Tag: tag})
 }
@@ -387,6 +389,10 @@ func (e *Engine) RunUntil(t float64) error {
 		if e.err != nil {
 			break
 		}
+		if e.quiet {
+			e.quiet = false
+			continue
+		}
 		e.policy.Schedule(&e.view, &e.plan)
 		for _, o := range e.obs {
 			o.Sample(e.now, e.availPEs-e.freePEs, e.availPEs, e.queued)
@@ -460,8 +466,15 @@ func (e *Engine) handle(ev *sim.Event) {
 	case kindNodeAdd:
 		n := e.addNode(e.addQueue[ev.Tag])
 		e.notify(Notice{Kind: NoticeNodeUp, Node: n})
-	case kindTimer, kindBackground:
+	case kindTimer:
 		e.notify(Notice{Kind: NoticeTimer, Tag: ev.Tag})
+	case kindBackground:
+		// Model processes only: the policy is not told and not consulted
+		// (nothing it sees changes; this keeps node-state cycles cheap).
+		for _, h := range e.hooks {
+			h.Before(e, Notice{Kind: NoticeTimer, Tag: ev.Tag})
+		}
+		e.quiet = true
 	case kindPeriodic:
 		e.q.Push(sim.Event{Time: e.now + e.periods[ev.Tag], Class: classTimer, Kind: kindPeriodic, Tag: ev.Tag})
 		e.notify(Notice{Kind: NoticeTimer, Tag: ev.Tag})
