@@ -141,6 +141,7 @@ type RunConfig struct {
 	NodeSelect  string           `yaml:"node_select"`
 	Instability *unstable.Params `yaml:"instability"`
 	WholeNodes  bool             `yaml:"whole_nodes"`
+	Failure     *FailureSpec     `yaml:"failure"`
 }
 
 // Resolve applies the configuration's parameters to the spec's base.
@@ -149,6 +150,10 @@ func (c *Config) Resolve(s *Spec) (*RunConfig, error) {
 	if s.Instability != nil {
 		in := *s.Instability
 		rc.Instability = &in
+	}
+	if s.Failure != nil {
+		f := *s.Failure
+		rc.Failure = &f
 	}
 	if len(s.Policies) > 0 {
 		rc.Policy = s.Policies[0]
@@ -287,6 +292,16 @@ func (s *Spec) Execute(r Run, cache *Cache) (map[string]float64, error) {
 	}
 	if err != nil {
 		return nil, err
+	}
+	if rc.Failure != nil {
+		horizon := 0.0
+		for _, j := range wl.Jobs {
+			if !math.IsNaN(j.WindowEnd) {
+				horizon = max(horizon, j.WindowEnd)
+			}
+		}
+		node := sim.Stream(r.Seed, "failure/node").IntN(len(plat.Nodes))
+		cfg.Failures = []simulate.Failure{{At: rc.Failure.Sigma * horizon, Node: node}}
 	}
 	out, err := simulate.RunLoaded(cfg, wl, plat)
 	if err != nil {

@@ -34,6 +34,7 @@ type Spec struct {
 	NodeSelect   string            `yaml:"node_select" json:"node_select,omitempty"`
 	Instability  *unstable.Params  `yaml:"instability" json:"instability,omitempty"`
 	WholeNodes   bool              `yaml:"whole_nodes" json:"whole_nodes,omitempty"`
+	Failure      *FailureSpec      `yaml:"failure" json:"failure,omitempty"`
 	Claims       []Claim           `yaml:"claims" json:"claims,omitempty"`
 	Grid         map[string][]any  `yaml:"grid" json:"grid,omitempty"`
 	Zip          map[string][]any  `yaml:"zip" json:"zip,omitempty"`
@@ -96,6 +97,14 @@ type PlatformSpec struct {
 	// Levels draws each node's capability level uniformly on 1..Levels
 	// per replication (seed 000).
 	Levels int `yaml:"levels" json:"levels,omitempty" range:"[1,]"`
+}
+
+// FailureSpec makes one random node fail for good (seed 000, figure 13)
+// at σ times the reservation horizon (the latest end lt of any
+// reservation request, an upper bound on the last reservation's
+// completion, which the paper uses but cannot be known in advance).
+type FailureSpec struct {
+	Sigma float64 `yaml:"sigma" json:"sigma" range:"(0,1]"`
 }
 
 // Replications: a fixed count, or adaptive: at least Min, then more until
@@ -304,7 +313,7 @@ func (s *Spec) validate(sc *yamlx.Schema) []error {
 
 func knownParam(k string) bool {
 	switch {
-	case k == "policy", k == "overrun", k == "node_select", k == "whole_nodes":
+	case k == "policy", k == "overrun", k == "node_select", k == "whole_nodes", k == "failure.sigma":
 		return true
 	case strings.HasPrefix(k, "instability."):
 		return true

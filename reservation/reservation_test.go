@@ -94,3 +94,36 @@ func TestInvariants(t *testing.T) {
 		}
 	})
 }
+
+// TestFailureReplanning (seed 000 §2.5, figure 2 and figure 13's point):
+// two resources; a request admitted at 0 for the window [50, 70] is bound
+// at once by SRRM (to resource 0 here, the least predicted cost: both idle,
+// first wins) and fails when resource 0 fails at 20; DRRM has not bound it
+// yet and re-plans it onto resource 1: η = 1 against 0.
+func TestFailureReplanning(t *testing.T) {
+	p := model.Uniform("r", 2, 1)
+	for i := range p.Nodes {
+		p.Nodes[i].Capability, p.Nodes[i].Cost = 1, 1
+	}
+	r := model.NewJob(1, 0, 10, 1)
+	r.Queue, r.WindowStart, r.WindowEnd, r.Level, r.Estimate = 1, 50, 70, 1, 10
+	for _, c := range []struct {
+		m   Mechanism
+		eta float64
+	}{{SRRMMinCost, 1}, {DRRM, 0}} {
+		pol := New(c.m, 1)
+		e := engine.New(p, []model.Job{r}, pol, engine.Options{})
+		e.FailNode(20, 0, true)
+		if err := e.Run(); err != nil {
+			t.Fatal(err)
+		}
+		ex := pol.Extra()
+		if ex["admitted"] != 1 || ex["eta"] != c.eta {
+			t.Errorf("%s: %v, want η = %g", c.m, ex, c.eta)
+		}
+		j := e.Jobs()[0]
+		if c.eta == 0 && (j.State != engine.Completed || j.Alloc.String() != "1" || j.Start != 50) {
+			t.Errorf("%s: reservation %s on %q at %g, want completed on resource 1 at 50", c.m, j.State, j.Alloc, j.Start)
+		}
+	}
+}

@@ -44,7 +44,9 @@ type Config struct {
 	// the same processor count): the job gets its nodes to itself, as
 	// seed 002's Job.start allocates whole machines.
 	WholeNodes bool
-	Rules      workload.Rules
+	// Failures are node failures to inject (jobs on the node are requeued).
+	Failures []Failure
+	Rules    workload.Rules
 	Transform  workload.Transform
 	Seed       uint64
 	Series     bool // record the utilization / queue-length time series
@@ -52,6 +54,12 @@ type Config struct {
 	// Progress, if set, is called now and then with the number of jobs
 	// that have finished and the number of jobs.
 	Progress func(done, total int)
+}
+
+// Failure is one node failure: Node goes down for good at time At.
+type Failure struct {
+	At   float64
+	Node int
 }
 
 // Result is a finished simulation.
@@ -193,6 +201,12 @@ func runLoaded(cfg Config, w *workload.Workload, p *model.Platform, release bool
 		sp.SetSeed(cfg.Seed)
 	}
 	e := engine.New(p, w.Jobs, pol, engine.Options{Overrun: cfg.Overrun})
+	for _, f := range cfg.Failures {
+		if f.Node < 0 || f.Node >= len(p.Nodes) {
+			return nil, fmt.Errorf("failure of node %d: the platform has %d nodes", f.Node, len(p.Nodes))
+		}
+		e.FailNode(f.At, f.Node, true)
+	}
 	if state != nil {
 		if cfg.Instability.Model == "periods" {
 			e.AddHook(unstable.NewPeriods(state))
