@@ -45,11 +45,11 @@ type Config struct {
 	// seed 002's Job.start allocates whole machines.
 	WholeNodes bool
 	// Failures are node failures to inject (jobs on the node are requeued).
-	Failures []Failure
-	Rules    workload.Rules
-	Transform  workload.Transform
-	Seed       uint64
-	Series     bool // record the utilization / queue-length time series
+	Failures  []Failure
+	Rules     workload.Rules
+	Transform workload.Transform
+	Seed      uint64
+	Series    bool // record the utilization / queue-length time series
 
 	// Progress, if set, is called now and then with the number of jobs
 	// that have finished and the number of jobs.
