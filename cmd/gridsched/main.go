@@ -22,9 +22,12 @@ func newRoot() *cobra.Command {
 		Short: "Simulate job-scheduling policies for grids, HPC clusters and elastic clouds",
 		Long: `gridsched is a deterministic discrete-event simulator of job scheduling.
 
-It replays real traces in the Standard Workload Format (SWF) or built-in
-workloads under classic policies (FCFS, EASY and conservative backfilling)
-and reports per-job records, summaries and time series.`,
+It replays real traces in the Standard Workload Format (SWF) or generated
+workloads (Lublin–Feitelson, grid, reservation and gang models) under classic
+policies (FCFS, EASY and conservative backfilling) and the published systems
+it reproduces (stability-aware EASY on unstable nodes, SRRM/DRRM advance
+reservations), runs parameter sweeps with confidence intervals, and writes
+reports. Start with 'gridsched reproduce --quick'.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}

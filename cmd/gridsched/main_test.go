@@ -254,3 +254,20 @@ metrics: [mean_response, utilization]
 		t.Errorf("merge.sh:\n%s", mg)
 	}
 }
+
+// TestSimulateUnstableFlags: the seed-002 options from the command line.
+func TestSimulateUnstableFlags(t *testing.T) {
+	dir := t.TempDir()
+	plat := filepath.Join(dir, "p.yaml")
+	os.WriteFile(plat, []byte("groups:\n  - {count: 4, pes: 8, stability: 0.8, delay: 2}\n  - {count: 12, pes: 8, stability: 0.2, delay: 5}\n"), 0o644)
+	out, err := run("simulate", "--jobs", "400", "--platform", plat, "--instability", "published", "--node-select", "u", "--whole-nodes", "--overrun", "extend", "--json")
+	if err != nil || !strings.Contains(out, `"mean_qos":`) {
+		t.Fatalf("%v %s", err, out)
+	}
+	if _, err := run("simulate", "--node-select", "expected"); err == nil || !strings.Contains(err.Error(), "needs an instability model") {
+		t.Errorf("expected without instability: %v", err)
+	}
+	if _, err := run("simulate", "--instability", "sometimes"); err == nil || !strings.Contains(err.Error(), "want published or periods") {
+		t.Errorf("bad instability: %v", err)
+	}
+}

@@ -12,11 +12,13 @@ import (
 	"github.com/gridsched/gridsched/engine"
 	"github.com/gridsched/gridsched/output"
 	"github.com/gridsched/gridsched/simulate"
+	"github.com/gridsched/gridsched/unstable"
 )
 
 func newSimulateCmd() *cobra.Command {
 	var cfg simulate.Config
-	var out, overrun string
+	var out, overrun, instability string
+	var cycle float64
 	var asJSON, quiet bool
 	cmd := &cobra.Command{
 		Use:   "simulate",
@@ -38,7 +40,8 @@ With --out DIR the run writes DIR/jobs.csv (Batsim column names),
 DIR/summary.json, DIR/schedule.swf and DIR/series.csv.`,
 		Example: `  gridsched simulate
   gridsched simulate --workload ../shared/traces/SDSC-BLUE-2000-4.2-cln.swf.gz --policy easy --out runs/blue-easy
-  gridsched simulate --workload trace.swf --policy conservative --nodes 128 --overrun extend --arrival-scale 0.8`,
+  gridsched simulate --workload trace.swf --policy conservative --nodes 128 --overrun extend --arrival-scale 0.8
+  gridsched simulate --workload trace.swf --platform unstable.yaml --instability published --node-select u --whole-nodes --overrun extend`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			switch overrun {
@@ -48,6 +51,9 @@ DIR/summary.json, DIR/schedule.swf and DIR/series.csv.`,
 				cfg.Overrun = engine.OverrunExtend
 			default:
 				return fmt.Errorf("--overrun: want kill or extend, got %q", overrun)
+			}
+			if instability != "" {
+				cfg.Instability = &unstable.Params{Model: instability, Cycle: cycle}
 			}
 			cfg.Series = out != ""
 			stderr := cmd.ErrOrStderr()
@@ -89,7 +95,11 @@ DIR/summary.json, DIR/schedule.swf and DIR/series.csv.`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&cfg.WorkloadPath, "workload", "", "SWF trace, plain or gzip (default: the built-in workload)")
-	f.StringVar(&cfg.Policy, "policy", "easy", "scheduling policy: fcfs, easy or conservative (see 'gridsched policies')")
+	f.StringVar(&cfg.Policy, "policy", "easy", "scheduling policy: fcfs, easy, conservative, drrm, srrm-r, srrm-m (see 'gridsched policies')")
+	f.StringVar(&cfg.NodeSelect, "node-select", "first-fit", "node selection: first-fit, random, u or expected (u and expected need --instability)")
+	f.StringVar(&instability, "instability", "", "unstable nodes (their stability and delay come from --platform): published or periods")
+	f.Float64Var(&cycle, "cycle", 7200, "mean stable+unstable cycle (s) of --instability periods")
+	f.BoolVar(&cfg.WholeNodes, "whole-nodes", false, "give every job whole nodes (rounds sizes up to whole nodes)")
 	f.IntVar(&cfg.Nodes, "nodes", 0, "platform of N single-processor nodes")
 	f.StringVar(&cfg.PlatformPath, "platform", "", "platform description (YAML)")
 	f.StringVar(&out, "out", "", "write jobs.csv, summary.json, schedule.swf and series.csv into this directory")
