@@ -289,6 +289,9 @@ func (s *Spec) Execute(r Run, cache *Cache) (map[string]float64, error) {
 		}
 	} else {
 		wl, plat, err = generate(res, &cfg)
+		if err == nil && w.AdmittedByBoth {
+			wl, err = admittedByBoth(res, &cfg, wl, plat)
+		}
 	}
 	if err != nil {
 		return nil, err
@@ -383,6 +386,53 @@ func generate(res *resolvedEntry, cfg *simulate.Config) (*workload.Workload, *mo
 	return wl, plat, simulate.Prepare(cfg, wl, plat)
 }
 
+// admittedByBoth implements seed 000's experiment 3: generate the same
+// requests (same seed) with flexibility AdmittedAt, run SRRM_r and DRRM
+// on the platform, and keep in wl (the run's own flexibility) the
+// non-reserved tasks and only the requests both admitted.
+func admittedByBoth(res *resolvedEntry, cfg *simulate.Config, wl *workload.Workload, plat *model.Platform) (*workload.Workload, error) {
+	if res.rc.Workload.Model != "reservations" {
+		return nil, fmt.Errorf("admitted_by_both needs the reservations model, not %q", res.rc.Workload.Model)
+	}
+	p := *res.params.(*gen.ReservationParams)
+	p.Flexibility = res.rc.Workload.AdmittedAt
+	g, err := gen.NewReservations(p, cfg.Seed)
+	if err != nil {
+		return nil, err
+	}
+	base, err := workload.FromJobs("reservations", gen.Take(g, res.rc.Workload.Jobs), nil, cfg.Rules, cfg.Transform)
+	if err != nil {
+		return nil, err
+	}
+	var both map[int64]bool
+	for _, pol := range []string{"srrm-r", "drrm"} {
+		c := *cfg
+		c.Policy = pol
+		c.Failures = nil
+		out, err := simulate.RunLoaded(c, base, plat)
+		if err != nil {
+			return nil, err
+		}
+		adm := out.Policy.(interface{ Admitted() map[int64]bool }).Admitted()
+		if both == nil {
+			both = adm
+			continue
+		}
+		for id := range both {
+			if !adm[id] {
+				delete(both, id)
+			}
+		}
+	}
+	kept := &workload.Workload{Name: wl.Name + " (admitted by both)", Header: wl.Header, Skipped: wl.Skipped, Records: wl.Records}
+	for _, j := range wl.Jobs {
+		if j.Queue == gen.TypeTask || both[j.ID] {
+			kept.Jobs = append(kept.Jobs, j)
+		}
+	}
+	return kept, nil
+}
+
 // metricDefs lists every metric a run reports, by name.
 var metricDefs = []struct {
 	name string
@@ -408,6 +458,7 @@ var metricDefs = []struct {
 	{"pp", extra("pp")},
 	{"tpc", extra("tpc")},
 	{"eta", extra("eta")},
+	{"admitted", extra("admitted")},
 }
 
 // extra reads a model metric (NaN, i.e. absent, when the run has none).

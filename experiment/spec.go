@@ -72,7 +72,12 @@ type WorkloadSpec struct {
 	First         int            `yaml:"first" json:"first,omitempty" range:"[0,]"`
 	ArrivalScale  float64        `yaml:"arrival_scale" json:"arrival_scale,omitempty" range:"(0,]"`
 	MaxProcs      int            `yaml:"max_procs" json:"max_procs,omitempty" range:"[0,]"`
-	KeepCancelled bool           `yaml:"keep_cancelled" json:"keep_cancelled,omitempty"`
+	// AdmittedByBoth keeps, of a reservation workload, only the requests
+	// that SRRM (r_schedule) and DRRM both admit when the workload is
+	// generated with flexibility AdmittedAt (seed 000, experiment 3).
+	AdmittedByBoth bool    `yaml:"admitted_by_both" json:"admitted_by_both,omitempty"`
+	AdmittedAt     float64 `yaml:"admitted_at" json:"admitted_at,omitempty" range:"[0,1)"`
+	KeepCancelled  bool    `yaml:"keep_cancelled" json:"keep_cancelled,omitempty"`
 	ClampWide     bool           `yaml:"clamp_wide" json:"clamp_wide,omitempty"`
 }
 

@@ -340,10 +340,32 @@ func (p *Policy) open(v *engine.View, r *resv) {
 			return
 		}
 		r.res, r.start = b.Resource, b.Start
+	} else {
+		// SRRM keeps its resource but, like DRRM, uses its slack: if the
+		// task running there ends in time and no other booking on the
+		// resource is in the way, it waits instead of preempting.
+		var others []*resv
+		for _, x := range p.srrm[r.res] {
+			if x != r {
+				others = append(others, x)
+			}
+		}
+		free := v.Now()
+		if t := p.runningTask(v, r.res); t != nil {
+			free = max(free, t.Start+t.Est)
+		}
+		if s, ok := earliestGap(others, free, r.job.WindowEnd, r.job.Runtime); ok && s == free {
+			r.start = s
+		}
 	}
 	p.held[r.res] = append(p.held[r.res], r)
 	sort.SliceStable(p.held[r.res], func(a, b int) bool { return p.held[r.res][a].start < p.held[r.res][b].start })
 	r.waiting = true
+	if r.start > v.Now() {
+		// Wake up at the deferred start even if nothing else happens
+		// then (the task waited for may itself have been preempted).
+		p.timers = append(p.timers, timerReq{r.start, -1 - int64(r.job.Index)})
+	}
 }
 
 func (p *Policy) runningTask(v *engine.View, res int) *engine.Job {
@@ -378,10 +400,9 @@ func (p *Policy) Schedule(v *engine.View, plan *engine.Plan) {
 		if len(p.held[res]) > 0 && p.held[res][0].waiting {
 			r := p.held[res][0]
 			if t := p.runningTask(v, res); t != nil {
-				// DRRM delay: wait while the task can end within the
-				// slack; SRRM (and a DRRM binding that chose to preempt)
-				// preempts at the start.
-				if p.mech == DRRM && now < r.start {
+				// Wait while the task can end within the slack (the
+				// binding put the start off); preempt once it is due.
+				if now < r.start {
 					continue
 				}
 				if !r.preempts {
@@ -393,6 +414,14 @@ func (p *Policy) Schedule(v *engine.View, plan *engine.Plan) {
 					// It restarts from the beginning, first in its queue.
 					p.tasks[res] = append([]*engine.Job{t}, p.tasks[res]...)
 				}
+			}
+			// SRRM bookings fix every reservation's interval on the
+			// resource: never start before the planned start (an idle
+			// resource now may be booked by another reservation whose
+			// timer has not fired yet). DRRM may start early: unbound
+			// reservations hold no resource.
+			if p.mech != DRRM && now < r.start {
+				continue
 			}
 			if v.NodeFree(res) > 0 && r.job.State == engine.Queued && !r.failed {
 				if plan.Start(r.job, engine.Alloc{{First: int32(res), Count: 1, PEs: 1}}) == nil {
@@ -409,6 +438,15 @@ func (p *Policy) Schedule(v *engine.View, plan *engine.Plan) {
 			p.tasks[res] = p.tasks[res][1:]
 		}
 	}
+}
+
+// Admitted returns the IDs of the admitted reservation requests.
+func (p *Policy) Admitted() map[int64]bool {
+	out := map[int64]bool{}
+	for _, r := range p.byJob {
+		out[r.job.ID] = true
+	}
+	return out
 }
 
 // Extra reports the metrics of §3.1: AP (admitted / requests), PP

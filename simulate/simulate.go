@@ -70,6 +70,7 @@ type Result struct {
 	Workload *workload.Workload
 	Platform *model.Platform
 	Engine   *engine.Engine
+	Policy   engine.Policy
 	Records  []metrics.Record
 	Summary  metrics.Summary
 	Series   *metrics.Series
@@ -218,7 +219,7 @@ func runLoaded(cfg Config, w *workload.Workload, p *model.Platform, release bool
 	if release {
 		w.Jobs = nil
 	}
-	r := &Result{Config: cfg, Workload: w, Platform: p, Engine: e}
+	r := &Result{Config: cfg, Workload: w, Platform: p, Engine: e, Policy: pol}
 	if cfg.Series {
 		r.Series = &metrics.Series{}
 		e.Observe(r.Series)
