@@ -64,21 +64,21 @@ type Labels struct {
 // WorkloadSpec is a trace (with transforms) or a generator (with
 // parameters).
 type WorkloadSpec struct {
-	Trace         string         `yaml:"trace" json:"trace,omitempty"`
-	Model         string         `yaml:"model" json:"model,omitempty"`
-	Params        map[string]any `yaml:"params" json:"params,omitempty"`
-	Jobs          int            `yaml:"jobs" json:"jobs,omitempty" range:"[1,]"`
-	Skip          int            `yaml:"skip" json:"skip,omitempty" range:"[0,]"`
-	First         int            `yaml:"first" json:"first,omitempty" range:"[0,]"`
-	ArrivalScale  float64        `yaml:"arrival_scale" json:"arrival_scale,omitempty" range:"(0,]"`
-	MaxProcs      int            `yaml:"max_procs" json:"max_procs,omitempty" range:"[0,]"`
+	Trace        string         `yaml:"trace" json:"trace,omitempty"`
+	Model        string         `yaml:"model" json:"model,omitempty"`
+	Params       map[string]any `yaml:"params" json:"params,omitempty"`
+	Jobs         int            `yaml:"jobs" json:"jobs,omitempty" range:"[1,]"`
+	Skip         int            `yaml:"skip" json:"skip,omitempty" range:"[0,]"`
+	First        int            `yaml:"first" json:"first,omitempty" range:"[0,]"`
+	ArrivalScale float64        `yaml:"arrival_scale" json:"arrival_scale,omitempty" range:"(0,]"`
+	MaxProcs     int            `yaml:"max_procs" json:"max_procs,omitempty" range:"[0,]"`
 	// AdmittedByBoth keeps, of a reservation workload, only the requests
 	// that SRRM (r_schedule) and DRRM both admit when the workload is
 	// generated with flexibility AdmittedAt (seed 000, experiment 3).
 	AdmittedByBoth bool    `yaml:"admitted_by_both" json:"admitted_by_both,omitempty"`
 	AdmittedAt     float64 `yaml:"admitted_at" json:"admitted_at,omitempty" range:"[0,1)"`
 	KeepCancelled  bool    `yaml:"keep_cancelled" json:"keep_cancelled,omitempty"`
-	ClampWide     bool           `yaml:"clamp_wide" json:"clamp_wide,omitempty"`
+	ClampWide      bool    `yaml:"clamp_wide" json:"clamp_wide,omitempty"`
 }
 
 // PlatformSpec: nodes single-processor nodes, or a platform file; neither
