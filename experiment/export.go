@@ -44,20 +44,33 @@ func csvField(b []byte, s string) []byte {
 	return append(b, s...)
 }
 
-// paramKeys lists the parameter names of the rows, sorted.
-func paramKeys(rows []Row) []string {
+// sortedParamKeys lists the parameter names of a set of configurations.
+func sortedParamKeys(params []map[string]string) []string {
 	seen := map[string]bool{}
-	for _, r := range rows {
-		for k := range r.Params {
-			seen[k] = true
+	var keys []string
+	for _, p := range params {
+		for k := range p {
+			if !seen[k] {
+				seen[k] = true
+				keys = append(keys, k)
+			}
 		}
-	}
-	keys := make([]string, 0, len(seen))
-	for k := range seen {
-		keys = append(keys, k)
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// appendConfig writes the columns that identify a configuration:
+// config_index, config_id and one column per parameter key.
+func appendConfig(b []byte, index int, id string, params map[string]string, keys []string) []byte {
+	b = strconv.AppendInt(b, int64(index), 10)
+	b = append(b, ',')
+	b = csvField(b, id)
+	for _, k := range keys {
+		b = append(b, ',')
+		b = csvField(b, params[k])
+	}
+	return b
 }
 
 // WriteRuns writes one CSV row per run: configuration, parameters,
@@ -66,20 +79,18 @@ func paramKeys(rows []Row) []string {
 // scheduled, sharded or interrupted.
 func WriteRuns(w io.Writer, rows []Row) error {
 	bw := bufio.NewWriter(w)
-	keys := paramKeys(rows)
+	ps := make([]map[string]string, len(rows))
+	for i := range rows {
+		ps[i] = rows[i].Params
+	}
+	keys := sortedParamKeys(ps)
 	head := append([]string{"config_index", "config_id"}, keys...)
 	head = append(head, "replication", "seed")
 	head = append(head, MetricNames()...)
 	bw.WriteString(strings.Join(head, ",") + "\n")
 	var b []byte
 	for _, r := range rows {
-		b = strconv.AppendInt(b[:0], int64(r.ConfigIndex), 10)
-		b = append(b, ',')
-		b = csvField(b, r.ConfigID)
-		for _, k := range keys {
-			b = append(b, ',')
-			b = csvField(b, r.Params[k])
-		}
+		b = appendConfig(b[:0], r.ConfigIndex, r.ConfigID, r.Params, keys)
 		b = append(b, ',')
 		b = strconv.AppendInt(b, int64(r.Rep), 10)
 		b = append(b, ',')
@@ -100,29 +111,17 @@ func WriteRuns(w io.Writer, rows []Row) error {
 // mean, standard deviation and the 95% CI (half-width, low, high).
 func WriteAggregate(w io.Writer, aggs []Agg) error {
 	bw := bufio.NewWriter(w)
-	var keys []string
-	seen := map[string]bool{}
-	for _, a := range aggs {
-		for k := range a.Params {
-			if !seen[k] {
-				seen[k] = true
-				keys = append(keys, k)
-			}
-		}
+	ps := make([]map[string]string, len(aggs))
+	for i := range aggs {
+		ps[i] = aggs[i].Params
 	}
-	sort.Strings(keys)
+	keys := sortedParamKeys(ps)
 	head := append([]string{"config_index", "config_id"}, keys...)
 	head = append(head, "metric", "n", "mean", "sd", "ci95_halfwidth", "ci95_low", "ci95_high")
 	bw.WriteString(strings.Join(head, ",") + "\n")
 	var b []byte
 	for _, a := range aggs {
-		b = strconv.AppendInt(b[:0], int64(a.ConfigIndex), 10)
-		b = append(b, ',')
-		b = csvField(b, a.ConfigID)
-		for _, k := range keys {
-			b = append(b, ',')
-			b = csvField(b, a.Params[k])
-		}
+		b = appendConfig(b[:0], a.ConfigIndex, a.ConfigID, a.Params, keys)
 		b = append(b, ',')
 		b = append(b, a.Metric...)
 		b = append(b, ',')
