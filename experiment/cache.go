@@ -45,8 +45,26 @@ func (c *Cache) resolve(s *Spec, cfg *Config) (*resolvedEntry, error) {
 		if e.err == nil && e.rc.Workload.Model != "" {
 			e.model, e.params, e.err = e.rc.modelParams()
 		}
+		if f, ok := e.params.(*gen.TraceReservationFile); ok && e.err == nil && f.Trace != "" {
+			// Load the trace once per spec, not once per run.
+			f.Trace = s.resolvePath(f.Trace, true)
+			e.err = c.traceJobs(f)
+		}
 	})
 	return e, e.err
+}
+
+// traceJobs sets f.Jobs to the trace f names, loaded once.
+func (c *Cache) traceJobs(f *gen.TraceReservationFile) error {
+	e := c.entry("trace-jobs|" + f.Trace)
+	e.once.Do(func() {
+		e.w, e.err = workload.Load(f.Trace, workload.Rules{}, workload.Transform{})
+	})
+	if e.err != nil {
+		return e.err
+	}
+	f.Jobs = e.w.Jobs
+	return nil
 }
 
 type cacheEntry struct {
@@ -61,6 +79,18 @@ func NewCache() *Cache {
 	return &Cache{entries: map[string]*cacheEntry{}, resolved: map[int]*resolvedEntry{}}
 }
 
+// entry returns the cache entry of key, made empty on first use.
+func (c *Cache) entry(key string) *cacheEntry {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e, ok := c.entries[key]
+	if !ok {
+		e = &cacheEntry{}
+		c.entries[key] = e
+	}
+	return e
+}
+
 func (c *Cache) load(cfg *simulate.Config) (*workload.Workload, *model.Platform, error) {
 	// The workload's fitting depends on the platform's size and node size
 	// only: runs on different platforms of one shape share it.
@@ -72,13 +102,7 @@ func (c *Cache) load(cfg *simulate.Config) (*workload.Workload, *model.Platform,
 		}
 	}
 	key := fmt.Sprintf("%s|%+v|%+v|%d|%s|%v|%d|%d", cfg.WorkloadPath, cfg.Transform, cfg.Rules, cfg.Nodes, cfg.PlatformPath, cfg.WholeNodes, size, node)
-	c.mu.Lock()
-	e, ok := c.entries[key]
-	if !ok {
-		e = &cacheEntry{}
-		c.entries[key] = e
-	}
-	c.mu.Unlock()
+	e := c.entry(key)
 	e.once.Do(func() {
 		local := *cfg
 		e.w, e.p, e.err = simulate.Load(&local)

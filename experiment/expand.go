@@ -379,6 +379,9 @@ func generate(res *resolvedEntry, cfg *simulate.Config) (*workload.Workload, *mo
 	if err != nil {
 		return nil, nil, err
 	}
+	if pm, ok := g.(gen.Platformer); ok && cfg.Platform == nil && cfg.PlatformPath == "" && cfg.Nodes == 0 {
+		cfg.Platform = pm.Platform()
+	}
 	plat, err := simulate.PlatformFor(cfg, wl)
 	if err != nil {
 		return nil, nil, err
@@ -386,21 +389,34 @@ func generate(res *resolvedEntry, cfg *simulate.Config) (*workload.Workload, *mo
 	return wl, plat, simulate.Prepare(cfg, wl, plat)
 }
 
-// admittedByBoth implements seed 000's experiment 3: generate the same
-// requests (same seed) with flexibility AdmittedAt, run SRRM_r and DRRM
-// on the platform, and keep in wl (the run's own flexibility) the
-// non-reserved tasks and only the requests both admitted.
+// admittedByBoth implements seed 000's experiments 3 and 4.2 (figures
+// 7–8, 11–12): generate the same requests (same seed) with flexibility
+// AdmittedAt, run SRRM_r and DRRM on the platform, and keep in wl (the
+// run's own flexibility) the non-reserved tasks and only the requests
+// both admitted.
 func admittedByBoth(res *resolvedEntry, cfg *simulate.Config, wl *workload.Workload, plat *model.Platform) (*workload.Workload, error) {
-	if res.rc.Workload.Model != "reservations" {
-		return nil, fmt.Errorf("admitted_by_both needs the reservations model, not %q", res.rc.Workload.Model)
+	var params any
+	switch p := res.params.(type) {
+	case *gen.ReservationParams:
+		q := *p
+		q.Flexibility = res.rc.Workload.AdmittedAt
+		params = &q
+	case *gen.TraceReservationFile:
+		q := *p
+		q.Flexibility = res.rc.Workload.AdmittedAt
+		params = &q
+	default:
+		return nil, fmt.Errorf("admitted_by_both needs the reservations or trace-reservations model, not %q", res.rc.Workload.Model)
 	}
-	p := *res.params.(*gen.ReservationParams)
-	p.Flexibility = res.rc.Workload.AdmittedAt
-	g, err := gen.NewReservations(p, cfg.Seed)
+	g, err := res.model.New(params, cfg.Seed)
 	if err != nil {
 		return nil, err
 	}
-	base, err := workload.FromJobs("reservations", gen.Take(g, res.rc.Workload.Jobs), nil, cfg.Rules, cfg.Transform)
+	n := res.rc.Workload.Jobs
+	if n <= 0 {
+		n = 1 << 31
+	}
+	base, err := workload.FromJobs(res.rc.Workload.Model, gen.Take(g, n), nil, cfg.Rules, cfg.Transform)
 	if err != nil {
 		return nil, err
 	}

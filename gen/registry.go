@@ -120,7 +120,7 @@ func Generate(name string, doc []byte, overrides []string, n int, seed uint64) (
 
 // Take returns the next n jobs of g.
 func Take(g Generator, n int) []model.Job {
-	out := make([]model.Job, 0, n)
+	out := make([]model.Job, 0, min(n, 1<<20))
 	for i := 0; i < n; i++ {
 		j, ok := next(g)
 		if !ok {
@@ -153,10 +153,33 @@ type sliceGen struct {
 func (s *sliceGen) Next() model.Job { s.i++; return s.jobs[s.i-1] }
 func (s *sliceGen) Done() bool      { return s.i >= len(s.jobs) }
 
-// traceReservationFile is the parameter struct of trace-reservations.
-type traceReservationFile struct {
+// traceResGen is the trace-reservations generator: its jobs and the
+// cluster they were made for.
+type traceResGen struct {
+	sliceGen
+	plat *model.Platform
+}
+
+// Platformer is a generator whose jobs are made for a given platform
+// (used when the experiment names none).
+type Platformer interface {
+	Platform() *model.Platform
+}
+
+// Platform is the cluster the jobs were converted for.
+func (g *traceResGen) Platform() *model.Platform { return g.plat }
+
+// Nodes is the cluster's node count.
+func (g *traceResGen) Nodes() int { return len(g.plat.Nodes) }
+
+// TraceReservationFile is the parameter struct of trace-reservations:
+// the conversion's parameters and the trace's path.
+type TraceReservationFile struct {
 	TraceReservationParams `yaml:",inline"`
 	Trace                  string `yaml:"trace"`
+	// Jobs, when set, are the trace already loaded (an experiment loads
+	// it once for all its runs); they are only read.
+	Jobs []model.Job `yaml:"-"`
 }
 
 func init() {
@@ -185,22 +208,26 @@ func init() {
 	register(&Model{
 		Name:        "trace-reservations",
 		Description: "a trace with a fraction of its jobs turned into quad/dual/careless reservations (seed 000 §3.1); needs trace: PATH",
-		params:      func() any { return &traceReservationFile{TraceReservationParams: DefaultTraceReservationParams()} },
+		params:      func() any { return &TraceReservationFile{TraceReservationParams: DefaultTraceReservationParams()} },
 		build: func(p any, seed uint64) (Generator, error) {
-			f := p.(*traceReservationFile)
+			f := p.(*TraceReservationFile)
 			if f.Trace == "" {
 				return nil, fmt.Errorf("trace: the path of the trace to convert is required")
 			}
-			w, err := workload.Load(f.Trace, workload.Rules{}, workload.Transform{})
-			if err != nil {
-				return nil, err
+			src := f.Jobs
+			if src == nil {
+				w, err := workload.Load(f.Trace, workload.Rules{}, workload.Transform{})
+				if err != nil {
+					return nil, err
+				}
+				src = w.Jobs
 			}
-			jobs, err := FromTrace(w.Jobs, f.TraceReservationParams, seed)
+			jobs, err := FromTrace(src, f.TraceReservationParams, seed)
 			if err != nil {
 				return nil, err
 			}
 			workload.SortBySubmit(jobs)
-			return &sliceGen{jobs: jobs}, nil
+			return &traceResGen{sliceGen: sliceGen{jobs: jobs}, plat: f.Platform()}, nil
 		},
 	})
 	register(&Model{
@@ -245,7 +272,7 @@ func (p *LublinParams) check() error {
 func (p *GridParams) check() error        { return p.validate() }
 func (p *GangParams) check() error        { return p.validate() }
 func (p *ReservationParams) check() error { return p.validate() }
-func (p *traceReservationFile) check() error {
+func (p *TraceReservationFile) check() error {
 	if p.Trace == "" {
 		return fmt.Errorf("trace: the path of the trace to convert is required")
 	}

@@ -140,26 +140,35 @@ func (g *Reservations) Next() model.Job {
 }
 
 // TraceReservationParams turn a trace into the real-workload experiment
-// of seed 000 (§3.1, OSC cluster): each job becomes a reservation with
-// probability fraction (0.1), of type quad (4-CPU node), dual (2-CPU
-// node) or careless (any node) with equal probability; reservation
+// of seed 000 (§3.1, OSC cluster) on a cluster of QuadNodes 4-CPU and
+// DualNodes 2-CPU nodes (OSC: 32 and 25, as its trace header states; the
+// paper's text swaps the counts). Each job becomes a reservation with
+// probability fraction (0.1), of type quad (needs a 4-CPU node), dual (a
+// 2-CPU node) or careless (any node) with equal probability; reservation
 // requests arrive as a Poisson process with mean interval lambda seconds
-// (their trace submit times are replaced), the other jobs keep theirs. A
-// reservation keeps the trace's runtime t and processors n (Runtime,
-// Procs): its duration on an m-CPU node is t·n/m. Its window is the
-// duration on its node type divided by (1 − flexibility) (careless: on a
-// 2-CPU node, the slower case), and its book-ahead time is half the
-// window. The paper calls quad "2 CPUs" and dual "4 CPUs" in one sentence;
-// we read quad = 4, dual = 2.
+// (their trace submit times are replaced), the other jobs keep theirs.
+// With trace runtime t and processors n, a job's duration on an m-CPU
+// node is t·n/m (§3.1). The other jobs are non-reserved tasks, assigned
+// round-robin to the nodes ("evenly distributed"), each with runtime and
+// estimate t·n/m of its node. A reservation books one node for
+// t·n/m of its type (careless: m = 2, the slower case, so the booking
+// holds whichever node it gets); its window is that duration divided by
+// (1 − flexibility), and its book-ahead time is half the window. Its
+// level is 4 (quad, exactly), 2 (dual, exactly) or 1 (careless, any).
+// The paper calls quad "2 CPUs" and dual "4 CPUs" in one sentence; we
+// read quad = 4, dual = 2.
 type TraceReservationParams struct {
 	Fraction    float64 `yaml:"fraction"`
 	Lambda      float64 `yaml:"lambda"`
 	Flexibility float64 `yaml:"flexibility"`
+	QuadNodes   int     `yaml:"quad_nodes"`
+	DualNodes   int     `yaml:"dual_nodes"`
 }
 
-// DefaultTraceReservationParams: 10% reservations, λ = 240 s, flexibility 0.
+// DefaultTraceReservationParams: 10% reservations, λ = 240 s,
+// flexibility 0, OSC's 32 4-CPU and 25 2-CPU nodes.
 func DefaultTraceReservationParams() TraceReservationParams {
-	return TraceReservationParams{Fraction: 0.1, Lambda: 240}
+	return TraceReservationParams{Fraction: 0.1, Lambda: 240, QuadNodes: 32, DualNodes: 25}
 }
 
 func (p *TraceReservationParams) validate() error {
@@ -170,16 +179,34 @@ func (p *TraceReservationParams) validate() error {
 		return fmt.Errorf("lambda: mean interval must be positive, got %g", p.Lambda)
 	case !(p.Flexibility >= 0 && p.Flexibility < 1):
 		return fmt.Errorf("flexibility: must be in [0,1), got %g", p.Flexibility)
+	case p.QuadNodes < 0 || p.DualNodes < 0 || p.QuadNodes+p.DualNodes < 1:
+		return fmt.Errorf("quad_nodes, dual_nodes: need at least one node and no negative count, got %d and %d", p.QuadNodes, p.DualNodes)
 	}
 	return nil
 }
 
-// NodeCPUs is the CPU count a trace-derived reservation's window assumes.
+// NodeCPUs is the CPU count a trace-derived reservation's booking assumes.
 func NodeCPUs(typ int) int {
 	if typ == TypeQuad {
 		return 4
 	}
 	return 2
+}
+
+// Platform is the cluster: QuadNodes nodes of capability 4, then
+// DualNodes of capability 2, each one resource (one job at a time) of
+// unit cost.
+func (p TraceReservationParams) Platform() *model.Platform {
+	n := p.QuadNodes + p.DualNodes
+	pl := model.Uniform(fmt.Sprintf("%d 4-CPU + %d 2-CPU nodes", p.QuadNodes, p.DualNodes), n, 1)
+	for i := range pl.Nodes {
+		pl.Nodes[i].Capability = 4
+		if i >= p.QuadNodes {
+			pl.Nodes[i].Capability = 2
+		}
+		pl.Nodes[i].Cost = 1
+	}
+	return pl
 }
 
 // FromTrace converts jobs (in arrival order) as TraceReservationParams
@@ -196,17 +223,33 @@ func FromTrace(jobs []model.Job, p TraceReservationParams, seed uint64) ([]model
 	if len(jobs) > 0 {
 		t = jobs[0].Submit
 	}
+	nodes := p.QuadNodes + p.DualNodes
+	tasks := 0
 	for _, j := range jobs {
-		j.Queue = TypeTask
+		work := j.Runtime * float64(j.Procs)
+		j.Procs, j.ReqProcs = 1, 1
 		if pick.Float64() < p.Fraction {
 			t += arr.Rand()
 			j.Queue = TypeQuad + typ.IntN(reservationTypes)
 			j.Submit = t
-			dur := j.Runtime * float64(j.Procs) / float64(NodeCPUs(j.Queue))
+			m := NodeCPUs(j.Queue)
+			dur := work / float64(m)
 			win := dur / (1 - p.Flexibility)
 			j.WindowStart = t + win/2
 			j.WindowEnd = j.WindowStart + win
-			j.Estimate = dur
+			j.Runtime, j.Estimate = dur, dur
+			j.Level = [...]int{4, 2, 1}[j.Queue-TypeQuad]
+		} else {
+			j.Queue = TypeTask
+			j.Site = tasks % nodes
+			j.Partition = j.Site + 1
+			m := 4
+			if j.Site >= p.QuadNodes {
+				m = 2
+			}
+			j.Runtime = work / float64(m)
+			j.Estimate = j.Runtime
+			tasks++
 		}
 		out = append(out, j)
 	}

@@ -377,38 +377,63 @@ func TestReservationModel(t *testing.T) {
 	requireChi2(t, "capability levels", levels, []float64{0, 0.2, 0.2, 0.2, 0.2, 0.2})
 }
 
-// TestTraceReservations: about 10% become reservations of three types,
-// book-ahead is half the window, duration t·n/m.
+// TestTraceReservations (seed 000 §3.1, OSC): about 10% become
+// reservations of three types; book-ahead is half the window; a job of
+// t seconds on n CPUs lasts t·n/m on an m-CPU node (reservations: m of
+// their type, careless 2; tasks: m of the node they are assigned to,
+// round-robin over 3 4-CPU then 2 2-CPU nodes).
 func TestTraceReservations(t *testing.T) {
 	var jobs []model.Job
 	for i := 0; i < sampleN; i++ {
 		j := model.NewJob(int64(i+1), float64(i*10), float64(100+i%50), 1+i%8)
 		jobs = append(jobs, j)
 	}
-	out, err := FromTrace(jobs, TraceReservationParams{Fraction: 0.1, Lambda: 300, Flexibility: 0.5}, 9)
+	p := TraceReservationParams{Fraction: 0.1, Lambda: 300, Flexibility: 0.5, QuadNodes: 3, DualNodes: 2}
+	out, err := FromTrace(jobs, p, 9)
 	if err != nil {
 		t.Fatal(err)
 	}
 	types := make([]float64, 5)
 	var ia []float64
 	last := -1.0
-	for _, j := range out {
+	tasks := 0
+	for i, j := range out {
+		work := jobs[i].Runtime * float64(jobs[i].Procs)
+		if j.Procs != 1 {
+			t.Fatalf("job %d uses %d processors, want one node", j.ID, j.Procs)
+		}
 		types[j.Queue]++
 		if j.Queue == TypeTask {
+			m := []float64{4, 4, 4, 2, 2}[tasks%5]
+			if j.Site != tasks%5 || math.Abs(j.Runtime-work/m) > 1e-9 || j.Estimate != j.Runtime {
+				t.Fatalf("task %d (the %dth): node %d, runtime %g, want node %d, %g", j.ID, tasks, j.Site, j.Runtime, tasks%5, work/m)
+			}
+			tasks++
 			continue
 		}
 		if last >= 0 {
 			ia = append(ia, j.Submit-last)
 		}
 		last = j.Submit
-		dur := j.Runtime * float64(j.Procs) / float64(NodeCPUs(j.Queue))
+		m, level := 2.0, 1
+		switch j.Queue {
+		case TypeQuad:
+			m, level = 4, 4
+		case TypeDual:
+			level = 2
+		}
+		dur := work / m
 		win := j.WindowEnd - j.WindowStart
-		if math.Abs(win-2*dur) > 1e-9 || math.Abs(j.WindowStart-j.Submit-win/2) > 1e-9 || j.Estimate != dur {
-			t.Fatalf("reservation %+v: window %g, duration %g", j, win, dur)
+		if math.Abs(win-2*dur) > 1e-9 || math.Abs(j.WindowStart-j.Submit-win/2) > 1e-9 || j.Estimate != dur || j.Runtime != dur || j.Level != level {
+			t.Fatalf("reservation %+v: window %g, duration %g, level %d", j, win, dur, level)
 		}
 	}
 	requireChi2(t, "reservation types", types, []float64{0.9, 0, 0.1 / 3, 0.1 / 3, 0.1 / 3})
 	requireKS(t, "reservation intervals ~ Exp(mean 300)", ia, distuv.Exponential{Rate: 1.0 / 300}.CDF)
+	pl := p.Platform()
+	if len(pl.Nodes) != 5 || pl.Nodes[2].Capability != 4 || pl.Nodes[3].Capability != 2 || pl.Nodes[4].Cost != 1 {
+		t.Fatalf("platform %+v", pl.Nodes)
+	}
 }
 
 // TestReservationResources: resource capability levels are uniform on

@@ -18,6 +18,7 @@ import (
 	"sort"
 
 	"github.com/gridsched/gridsched/engine"
+	"github.com/gridsched/gridsched/gen"
 	"github.com/gridsched/gridsched/policy"
 	"github.com/gridsched/gridsched/rrg"
 )
@@ -88,6 +89,11 @@ func (p *Policy) setup(v *engine.View) {
 		p.g.AddResource(rrg.Resource{ID: i, Level: spec.Capability, Cost: spec.Cost})
 	}
 }
+
+// Exact reports whether a reservation needs a resource of exactly its
+// level: the quad and dual requests of the trace experiment (a 4-CPU or
+// a 2-CPU node); the others need a level at least theirs.
+func Exact(j *engine.Job) bool { return j.Queue == gen.TypeQuad || j.Queue == gen.TypeDual }
 
 // IsReservation tells a reservation from a task.
 func IsReservation(j *engine.Job) bool { return j.Queue >= 1 && !math.IsNaN(j.WindowStart) }
@@ -206,7 +212,7 @@ func (p *Policy) admit(v *engine.View, j *engine.Job) {
 	r := &resv{job: j, res: -1}
 	et, lt, dur := j.WindowStart, j.WindowEnd, j.Runtime
 	if p.mech == DRRM {
-		r.q = &rrg.Reservation{ID: int(j.Index), ET: et, LT: lt, Dur: dur, Level: j.Level}
+		r.q = &rrg.Reservation{ID: int(j.Index), ET: et, LT: lt, Dur: dur, Level: j.Level, Exact: Exact(j)}
 		if !p.g.AddQNode(r.q) {
 			p.rejects = append(p.rejects, j)
 			return
@@ -250,7 +256,7 @@ func (p *Policy) srrmChoose(v *engine.View, j *engine.Job) (int, float64, bool) 
 	var cs []cand
 	for res := 0; res < v.NumNodes(); res++ {
 		spec := v.Node(res)
-		if !v.NodeUp(res) || spec.Capability < j.Level {
+		if !v.NodeUp(res) || !(&rrg.Resource{Level: spec.Capability}).Serves(&rrg.Reservation{Level: j.Level, Exact: Exact(j)}) {
 			continue
 		}
 		start, ok := earliestGap(p.srrm[res], j.WindowStart, j.WindowEnd, j.Runtime)

@@ -26,12 +26,24 @@ type Resource struct {
 // Reservation is a reservation node q_i: earliest start ET, latest end
 // LT, duration Dur and the capability level it needs.
 type Reservation struct {
-	ID      int
-	ET, LT  float64
-	Dur     float64
-	Level   int
+	ID     int
+	ET, LT float64
+	Dur    float64
+	Level  int
+	// Exact: only resources of exactly Level serve it (seed 000's OSC
+	// experiment: quad and dual requests need a node of that CPU count).
+	Exact   bool
 	Bound   int // resource it is bound to, −1 if not yet
 	Running bool
+}
+
+// Serves reports whether resource r can serve q: its level meets q's
+// demand (at least, or exactly for an Exact request).
+func (r *Resource) Serves(q *Reservation) bool {
+	if q.Exact {
+		return r.Level == q.Level
+	}
+	return r.Level >= q.Level
 }
 
 // Slack is how long the reservation's start may be put off:
@@ -174,7 +186,7 @@ func (g *Graph) AddResource(r Resource) error {
 	copy(g.res[i+1:], g.res[i:])
 	g.res[i] = rr
 	for _, q := range g.q {
-		if !q.Running && q.Bound < 0 && r.Level >= q.Level {
+		if !q.Running && q.Bound < 0 && r.Serves(q) {
 			g.edges[q][r.ID] = true
 		}
 	}
@@ -190,7 +202,7 @@ func (g *Graph) insert(q *Reservation) {
 	g.q[i] = q
 	g.edges[q] = map[int]bool{}
 	for _, r := range g.res {
-		if r.Level >= q.Level {
+		if r.Serves(q) {
 			g.edges[q][r.ID] = true
 		}
 	}

@@ -100,6 +100,55 @@ func TestAdmission(t *testing.T) {
 	}
 }
 
+// TestExactLevels: the OSC experiment's request types (seed 000 §3.1):
+// dual and quad requests need a node of exactly 2 or 4 CPUs, careless
+// ones any node. Resources 0 and 2 have level 4, resource 1 level 2.
+// q1 (dual, [0,10]) has the one edge r1; q2 (careless, [0,10]) three,
+// α(q2) = {q1} shares r1: freeDeg = 3 − min(1, 1) = 2. q3 (dual, [5,15])
+// has only r1, which q1 needs: freeDeg = 1 − min(1, 2) = 0, refused.
+// q4 (quad, [5,15]) has r0 and r2; q2 shares both, q1 neither:
+// freeDeg = 2 − min(2, 1) = 1, admitted.
+func TestExactLevels(t *testing.T) {
+	g := New()
+	for id, lv := range []int{4, 2, 4} {
+		g.AddResource(Resource{ID: id, Level: lv, Cost: 1})
+	}
+	typed := func(id int, et, lt float64, level int, exact bool) *Reservation {
+		q := req(id, et, lt, lt-et)
+		q.Level, q.Exact = level, exact
+		return q
+	}
+	q1, q2 := typed(1, 0, 10, 2, true), typed(2, 0, 10, 1, false)
+	if !g.AddQNode(q1) || !g.AddQNode(q2) {
+		t.Fatal("q1 or q2 refused")
+	}
+	if l := g.Lambda(q1); len(l) != 1 || l[0] != 1 {
+		t.Errorf("λ(dual q1) = %v, want [1]", l)
+	}
+	if d := g.FreeDeg(q2); d != 2 {
+		t.Errorf("freeDeg(q2) = %d, want 2", d)
+	}
+	if g.AddQNode(typed(3, 5, 15, 2, true)) {
+		t.Error("second overlapping dual request admitted with one 2-CPU node")
+	}
+	q4 := typed(4, 5, 15, 4, true)
+	if !g.AddQNode(q4) {
+		t.Error("quad request refused")
+	}
+	if l := g.Lambda(q4); len(l) != 2 || l[0] != 0 || l[1] != 2 {
+		t.Errorf("λ(quad q4) = %v, want [0 2]", l)
+	}
+	if d := g.FreeDeg(q4); d != 1 {
+		t.Errorf("freeDeg(q4) = %d, want 1", d)
+	}
+	// A new 2-CPU resource connects to the waiting dual request, not to
+	// the quad one.
+	g.AddResource(Resource{ID: 3, Level: 2, Cost: 1})
+	if !g.Edge(q1, 3) || g.Edge(q4, 3) || !g.Edge(q2, 3) {
+		t.Error("resource 3 (level 2) must serve q1 and q2, not the quad q4")
+	}
+}
+
 // TestDeleteEdge pins algorithm 2: a task that can finish within the
 // slack delays the reservation at no cost; otherwise the resource of
 // least preemption cost w·pt is taken; then edges are cut.
