@@ -12,6 +12,7 @@ import (
 
 	"github.com/gridsched/gridsched/engine"
 	"github.com/gridsched/gridsched/gen"
+	"github.com/gridsched/gridsched/hgrid"
 	"github.com/gridsched/gridsched/internal/yamlx"
 	"github.com/gridsched/gridsched/metrics"
 	"github.com/gridsched/gridsched/model"
@@ -142,6 +143,7 @@ type RunConfig struct {
 	Instability *unstable.Params `yaml:"instability"`
 	WholeNodes  bool             `yaml:"whole_nodes"`
 	Failure     *FailureSpec     `yaml:"failure"`
+	Hierarchy   *HierarchySpec   `yaml:"hierarchy"`
 }
 
 // Resolve applies the configuration's parameters to the spec's base.
@@ -154,6 +156,14 @@ func (c *Config) Resolve(s *Spec) (*RunConfig, error) {
 	if s.Failure != nil {
 		f := *s.Failure
 		rc.Failure = &f
+	}
+	if s.Hierarchy != nil {
+		h := *s.Hierarchy
+		h.Weights = maps.Clone(h.Weights)
+		if h.Tree != "" && h.Tree != "paper109" {
+			h.Tree = s.resolvePath(h.Tree, false)
+		}
+		rc.Hierarchy = &h
 	}
 	if len(s.Policies) > 0 {
 		rc.Policy = s.Policies[0]
@@ -180,7 +190,27 @@ func (c *Config) Resolve(s *Spec) (*RunConfig, error) {
 			return nil, err
 		}
 	}
+	if rc.Hierarchy != nil {
+		if _, err := rc.Hierarchy.build(); err != nil {
+			return nil, fmt.Errorf("hierarchy: %w", err)
+		}
+	}
 	return rc, nil
+}
+
+// build makes the tree and parameters of a hierarchy section.
+func (h *HierarchySpec) build() (*simulate.Hierarchy, error) {
+	t, err := hgrid.Open(h.Tree, h.Heterogeneity)
+	if err != nil {
+		return nil, err
+	}
+	p := h.Params
+	p.Defaults()
+	// Check the parameters once, as a policy would.
+	if _, err := hgrid.New(t, "stat", p, 0); err != nil {
+		return nil, err
+	}
+	return &simulate.Hierarchy{Tree: t, Params: p}, nil
 }
 
 func (rc *RunConfig) modelParams() (*gen.Model, any, error) {
@@ -278,6 +308,14 @@ func (s *Spec) Execute(r Run, cache *Cache) (map[string]float64, error) {
 	}
 	if p := buildPlatform(&rc.Platform, r.Seed); p != nil {
 		cfg.Platform = p
+	}
+	if rc.Hierarchy != nil {
+		h, err := rc.Hierarchy.build()
+		if err != nil {
+			return nil, err
+		}
+		cfg.Hierarchy = h
+		cfg.Platform = h.Tree.Platform
 	}
 	var wl *workload.Workload
 	var plat *model.Platform
@@ -475,6 +513,12 @@ var metricDefs = []struct {
 	{"tpc", extra("tpc")},
 	{"eta", extra("eta")},
 	{"admitted", extra("admitted")},
+	{"imbalance", extra("imbalance")},
+	{"migrated", extra("migrated")},
+	{"redispatched", extra("redispatched")},
+	{"activations", extra("activations")},
+	{"withdrawals", extra("withdrawals")},
+	{"detections", extra("detections")},
 }
 
 // extra reads a model metric (NaN, i.e. absent, when the run has none).

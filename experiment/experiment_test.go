@@ -66,6 +66,13 @@ func TestSpecErrors(t *testing.T) {
 		strings.Replace(small, "workload.params.arrival_scale", "workload.paramz.x", 1):                                              `unknown parameter "workload.paramz.x"`,
 		strings.Replace(small, "[0.8, 1.2]", "[0.8, -1]", 1):                                                                         `arrival_scale: must be positive`,
 		strings.Replace(small, "replications: {count: 3}", "replications: {min: 1, max: 5, metric: mean_wait, rel_halfwidth: 2}", 1): `replications.rel_halfwidth: 2 is out of range: want a value in (0,1)`,
+		// Hierarchical grids (seed 001): dispatchers need a hierarchy;
+		// its parameters are checked with the rest.
+		strings.Replace(small, "[fcfs, easy]", "[fcfs, grid-stat]", 1):                                           `policies[1]: grid-stat needs a hierarchy section`,
+		strings.Replace(small, "[fcfs, easy]", "[grid-minmax]", 1) + "hierarchy: {tree: paper109}\n":             `unknown grid dispatcher "grid-minmax"`,
+		strings.Replace(small, "[fcfs, easy]", "[grid-stat]", 1) + "hierarchy: {heterogeneity: 1.5}\n":           `hierarchy.heterogeneity: 1.5 is out of range`,
+		strings.Replace(small, "[fcfs, easy]", "[grid-stat]", 1) + "hierarchy: {weights: {cpu: 0.5}}\n":          `weights: must sum to 1, got 0.5`,
+		strings.Replace(small, "[fcfs, easy]", "[grid-stat]", 1) + "hierarchy: {tree: /nonexistent/tree.yaml}\n": `/nonexistent/tree.yaml`,
 	}
 	for doc, want := range cases {
 		_, err := Parse("spec.yaml", []byte(doc), "")

@@ -13,10 +13,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
 	"github.com/gridsched/gridsched/gen"
+	"github.com/gridsched/gridsched/hgrid"
 	"github.com/gridsched/gridsched/internal/yamlx"
 	"github.com/gridsched/gridsched/policy"
 	"github.com/gridsched/gridsched/unstable"
@@ -35,6 +37,7 @@ type Spec struct {
 	Instability  *unstable.Params  `yaml:"instability" json:"instability,omitempty"`
 	WholeNodes   bool              `yaml:"whole_nodes" json:"whole_nodes,omitempty"`
 	Failure      *FailureSpec      `yaml:"failure" json:"failure,omitempty"`
+	Hierarchy    *HierarchySpec    `yaml:"hierarchy" json:"hierarchy,omitempty"`
 	Claims       []Claim           `yaml:"claims" json:"claims,omitempty"`
 	Grid         map[string][]any  `yaml:"grid" json:"grid,omitempty"`
 	Zip          map[string][]any  `yaml:"zip" json:"zip,omitempty"`
@@ -102,6 +105,18 @@ type PlatformSpec struct {
 	// Levels draws each node's capability level uniformly on 1..Levels
 	// per replication (seed 000).
 	Levels int `yaml:"levels" json:"levels,omitempty" range:"[1,]"`
+}
+
+// HierarchySpec is a hierarchical grid (seed 001, package hgrid): the
+// tree — "paper109" (our reading of the paper's 109-node platform, with
+// node speeds spread by heterogeneity, default 0.5) or a YAML file — and
+// the grid's parameters (hgrid.Params; zero values take the defaults).
+// Policies are then grid dispatchers: grid-stat, grid-minmin, grid-aco,
+// grid-random, grid-round-robin, grid-least-loaded.
+type HierarchySpec struct {
+	Tree          string   `yaml:"tree" json:"tree,omitempty"`
+	Heterogeneity *float64 `yaml:"heterogeneity" json:"heterogeneity,omitempty" range:"[0,1)"`
+	hgrid.Params  `yaml:",inline" json:",inline"`
 }
 
 // FailureSpec makes one random node fail for good (seed 000, figure 13)
@@ -232,6 +247,15 @@ func (s *Spec) validate(sc *yamlx.Schema) []error {
 		bad("policies", "name at least one policy (known: %s)", strings.Join(policy.Names(), ", "))
 	}
 	for i, p := range s.Policies {
+		if d, ok := strings.CutPrefix(p, "grid-"); ok {
+			switch {
+			case !slices.Contains(hgrid.Dispatchers, d):
+				bad(fmt.Sprintf("policies[%d]", i), "unknown grid dispatcher %q (known: grid-%s)", p, strings.Join(hgrid.Dispatchers, ", grid-"))
+			case s.Hierarchy == nil:
+				bad(fmt.Sprintf("policies[%d]", i), "%s needs a hierarchy section (a hierarchical platform)", p)
+			}
+			continue
+		}
 		if _, err := policy.New(p, nil); err != nil {
 			bad(fmt.Sprintf("policies[%d]", i), "%v", err)
 		}
@@ -320,7 +344,7 @@ func knownParam(k string) bool {
 	switch {
 	case k == "policy", k == "overrun", k == "node_select", k == "whole_nodes", k == "failure.sigma":
 		return true
-	case strings.HasPrefix(k, "instability."):
+	case strings.HasPrefix(k, "instability."), strings.HasPrefix(k, "hierarchy."):
 		return true
 	case strings.HasPrefix(k, "workload.params."):
 		return true

@@ -8,8 +8,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/gridsched/gridsched/engine"
+	"github.com/gridsched/gridsched/hgrid"
 	"github.com/gridsched/gridsched/metrics"
 	"github.com/gridsched/gridsched/model"
 	"github.com/gridsched/gridsched/output"
@@ -44,6 +46,9 @@ type Config struct {
 	// the same processor count): the job gets its nodes to itself, as
 	// seed 002's Job.start allocates whole machines.
 	WholeNodes bool
+	// Hierarchy, if set, is the hierarchical grid of seed 001: Policy
+	// must then name one of its dispatchers as grid-NAME.
+	Hierarchy *Hierarchy
 	// Failures are node failures to inject (jobs on the node are requeued).
 	Failures  []Failure
 	Rules     workload.Rules
@@ -54,6 +59,12 @@ type Config struct {
 	// Progress, if set, is called now and then with the number of jobs
 	// that have finished and the number of jobs.
 	Progress func(done, total int)
+}
+
+// Hierarchy is a hierarchical grid (package hgrid) and its parameters.
+type Hierarchy struct {
+	Tree   *hgrid.Tree
+	Params hgrid.Params
 }
 
 // Failure is one node failure: Node goes down for good at time At.
@@ -194,8 +205,17 @@ func runLoaded(cfg Config, w *workload.Workload, p *model.Platform, release bool
 	if err != nil {
 		return nil, err
 	}
-	pol, err := policy.New(cfg.Policy, sel)
-	if err != nil {
+	var pol engine.Policy
+	var grid *hgrid.Policy
+	if disp, ok := strings.CutPrefix(cfg.Policy, "grid-"); ok {
+		if cfg.Hierarchy == nil {
+			return nil, fmt.Errorf("policy %s: a grid dispatcher needs a hierarchical platform", cfg.Policy)
+		}
+		if grid, err = hgrid.New(cfg.Hierarchy.Tree, disp, cfg.Hierarchy.Params, cfg.Seed); err != nil {
+			return nil, fmt.Errorf("policy %s: %w", cfg.Policy, err)
+		}
+		pol = grid
+	} else if pol, err = policy.New(cfg.Policy, sel); err != nil {
 		return nil, err
 	}
 	if sp, ok := pol.(interface{ SetSeed(uint64) }); ok {
@@ -207,6 +227,13 @@ func runLoaded(cfg Config, w *workload.Workload, p *model.Platform, release bool
 			return nil, fmt.Errorf("failure of node %d: the platform has %d nodes", f.Node, len(p.Nodes))
 		}
 		e.FailNode(f.At, f.Node, true)
+	}
+	if grid != nil {
+		horizon := 0.0
+		for _, j := range w.Jobs {
+			horizon = max(horizon, j.Submit)
+		}
+		grid.Attach(e, horizon, cfg.Seed)
 	}
 	if state != nil {
 		if cfg.Instability.Model == "periods" {

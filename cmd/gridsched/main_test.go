@@ -271,3 +271,23 @@ func TestSimulateUnstableFlags(t *testing.T) {
 		t.Errorf("bad instability: %v", err)
 	}
 }
+
+// TestSimulateTree: a hierarchical run from the command line (seed 001),
+// and the errors of a grid dispatcher without a tree and of a bad tree.
+func TestSimulateTree(t *testing.T) {
+	dir := t.TempDir()
+	wl := filepath.Join(dir, "grid.csv")
+	if _, err := run("workload", "generate", "--model", "grid", "--param", "sites=[1,1,1,1,1,1]", "--param", "uhi=5", "--param", "s=3", "--jobs", "300", "--out", wl); err != nil {
+		t.Fatal(err)
+	}
+	out, err := run("simulate", "--workload", wl, "--tree", "paper109", "--policy", "grid-minmin", "--overrun", "extend", "--json")
+	if err != nil || !strings.Contains(out, `"imbalance":`) || !strings.Contains(out, `"completed": 300`) {
+		t.Fatalf("%v %s", err, out)
+	}
+	if _, err := run("simulate", "--workload", wl, "--nodes", "64", "--policy", "grid-stat"); err == nil || !strings.Contains(err.Error(), "needs a hierarchical platform") {
+		t.Errorf("grid dispatcher without a tree: %v", err)
+	}
+	if _, err := run("simulate", "--workload", wl, "--tree", filepath.Join(dir, "none.yaml"), "--policy", "grid-stat"); err == nil || !strings.Contains(err.Error(), "--tree") {
+		t.Errorf("missing tree file: %v", err)
+	}
+}

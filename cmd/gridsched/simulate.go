@@ -10,6 +10,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/gridsched/gridsched/engine"
+	"github.com/gridsched/gridsched/hgrid"
 	"github.com/gridsched/gridsched/output"
 	"github.com/gridsched/gridsched/simulate"
 	"github.com/gridsched/gridsched/unstable"
@@ -17,7 +18,8 @@ import (
 
 func newSimulateCmd() *cobra.Command {
 	var cfg simulate.Config
-	var out, overrun, instability string
+	var out, overrun, instability, tree string
+	var heterogeneity float64
 	var cycle float64
 	var asJSON, quiet bool
 	cmd := &cobra.Command{
@@ -41,7 +43,9 @@ DIR/summary.json, DIR/schedule.swf and DIR/series.csv.`,
 		Example: `  gridsched simulate
   gridsched simulate --workload ../shared/traces/SDSC-BLUE-2000-4.2-cln.swf.gz --policy easy --out runs/blue-easy
   gridsched simulate --workload trace.swf --policy conservative --nodes 128 --overrun extend --arrival-scale 0.8
-  gridsched simulate --workload trace.swf --platform unstable.yaml --instability published --node-select u --whole-nodes --overrun extend`,
+  gridsched simulate --workload trace.swf --platform unstable.yaml --instability published --node-select u --whole-nodes --overrun extend
+  gridsched workload generate --model grid --param 'sites=[1,1,1,1,1,1]' --param uhi=5 --param s=3 --jobs 1000 --out grid.csv
+  gridsched simulate --workload grid.csv --tree paper109 --policy grid-stat --overrun extend`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			switch overrun {
@@ -54,6 +58,14 @@ DIR/summary.json, DIR/schedule.swf and DIR/series.csv.`,
 			}
 			if instability != "" {
 				cfg.Instability = &unstable.Params{Model: instability, Cycle: cycle}
+			}
+			if tree != "" {
+				h, err := hierarchy(tree, heterogeneity)
+				if err != nil {
+					return fmt.Errorf("--tree: %w", err)
+				}
+				cfg.Hierarchy = h
+				cfg.Platform = h.Tree.Platform
 			}
 			cfg.Series = out != ""
 			stderr := cmd.ErrOrStderr()
@@ -95,10 +107,12 @@ DIR/summary.json, DIR/schedule.swf and DIR/series.csv.`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&cfg.WorkloadPath, "workload", "", "SWF trace, plain or gzip (default: the built-in workload)")
-	f.StringVar(&cfg.Policy, "policy", "easy", "scheduling policy: fcfs, easy, conservative, drrm, srrm-r, srrm-m (see 'gridsched policies')")
+	f.StringVar(&cfg.Policy, "policy", "easy", "scheduling policy: fcfs, easy, conservative, drrm, srrm-r, srrm-m, grid-* with --tree (see 'gridsched policies')")
 	f.StringVar(&cfg.NodeSelect, "node-select", "first-fit", "node selection: first-fit, random, u or expected (u and expected need --instability)")
 	f.StringVar(&instability, "instability", "", "unstable nodes (their stability and delay come from --platform): published or periods")
 	f.Float64Var(&cycle, "cycle", 7200, "mean stable+unstable cycle (s) of --instability periods")
+	f.StringVar(&tree, "tree", "", "hierarchical grid of seed 001: paper109 or a tree YAML file (policies grid-*)")
+	f.Float64Var(&heterogeneity, "heterogeneity", 0.5, "paper109 tree: node speeds spread 1 ± h")
 	f.BoolVar(&cfg.WholeNodes, "whole-nodes", false, "give every job whole nodes (rounds sizes up to whole nodes)")
 	f.IntVar(&cfg.Nodes, "nodes", 0, "platform of N single-processor nodes")
 	f.StringVar(&cfg.PlatformPath, "platform", "", "platform description (YAML)")
@@ -119,3 +133,17 @@ DIR/summary.json, DIR/schedule.swf and DIR/series.csv.`,
 }
 
 var _ io.Writer = os.Stderr
+
+// hierarchy builds a hierarchical grid (default parameters) from
+// "paper109" or a tree file.
+func hierarchy(tree string, h float64) (*simulate.Hierarchy, error) {
+	var het *float64
+	if tree == "paper109" {
+		het = &h
+	}
+	t, err := hgrid.Open(tree, het)
+	if err != nil {
+		return nil, err
+	}
+	return &simulate.Hierarchy{Tree: t, Params: hgrid.DefaultParams()}, nil
+}

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gridsched/gridsched/distsum"
+	"github.com/gridsched/gridsched/hgrid"
 	"github.com/gridsched/gridsched/policy"
 	"github.com/gridsched/gridsched/workload"
 )
@@ -98,6 +99,9 @@ func newPoliciesCmd() *cobra.Command {
 			tw := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 0, 2, ' ', 0)
 			for _, n := range policy.Names() {
 				fmt.Fprintf(tw, "%s\t%s\n", n, policy.Describe(n))
+			}
+			for _, d := range hgrid.Dispatchers {
+				fmt.Fprintf(tw, "grid-%s\t%s\n", d, hgrid.Describe(d))
 			}
 			tw.Flush()
 		},

@@ -1,0 +1,430 @@
+package hgrid
+
+import (
+	"math"
+	"os"
+	"strings"
+	"testing"
+
+	"pgregory.net/rapid"
+
+	"github.com/gridsched/gridsched/engine"
+	"github.com/gridsched/gridsched/gen"
+	"github.com/gridsched/gridsched/model"
+)
+
+func near(a, b float64) bool { return math.Abs(a-b) < 1e-12 }
+
+// TestFormula1 (§2.2.2, formula (1)): L_i = Σ a_j L_ij², by hand:
+// a_cpu = a_queue = 0.5, cpu 0.4, queue 0.2 → 0.5·0.16 + 0.5·0.04 = 0.1.
+func TestFormula1(t *testing.T) {
+	a, err := Weights{"cpu": 0.5, "queue": 0.5}.vector()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var x Indices
+	x[idxCPU], x[idxQueue], x[idxMem] = 0.4, 0.2, 0.9 // mem has weight 0
+	if l := NodeLoad(a, x); !near(l, 0.1) {
+		t.Errorf("L = %g, want 0.1", l)
+	}
+	for _, w := range []Weights{{"cpu": 0.5}, {"cpu": 1.2, "queue": -0.2}, {"disk": 1}} {
+		if _, err := w.vector(); err == nil {
+			t.Errorf("weights %v accepted (must be known, >= 0 and sum to 1)", w)
+		}
+	}
+}
+
+// TestFormulas23 (§2.2.2, formulas (2) and (3)): LD = mean, var = E[(L −
+// LD)²]: loads 0.1 and 0.3 → 0.2 and 0.01.
+func TestFormulas23(t *testing.T) {
+	m, v := MeanVar([]float64{0.1, 0.3})
+	if !near(m, 0.2) || !near(v, 0.01) {
+		t.Errorf("mean %g, variance %g, want 0.2, 0.01", m, v)
+	}
+}
+
+// TestPick (§2.2.2's algorithm): least load; among equal loads the
+// maximum variance ("找出方差最大的节点"); then the first.
+func TestPick(t *testing.T) {
+	cases := []struct {
+		loads, vars []float64
+		want        int
+	}{
+		{[]float64{0.2, 0.1, 0.3}, []float64{0, 0, 0}, 1},
+		{[]float64{0.2, 0.1, 0.1, 0.1}, []float64{0, 0.01, 0.04, 0.04}, 2},
+		{[]float64{0.1, 0.1}, []float64{0, 0}, 0},
+		{[]float64{math.NaN(), 0.5}, []float64{math.NaN(), 0}, 1}, // NaN: not a candidate
+		{[]float64{math.NaN()}, []float64{0}, -1},
+	}
+	for _, c := range cases {
+		if got := Pick(c.loads, c.vars); got != c.want {
+			t.Errorf("Pick(%v, %v) = %d, want %d", c.loads, c.vars, got, c.want)
+		}
+	}
+}
+
+// small is a two-level tree: A (leaves A1, A2 of two 1-CPU nodes) and B
+// (a leaf of two 2-CPU nodes); weights: cpu only.
+func small(t *testing.T, p Params) (*Tree, *Policy) {
+	t.Helper()
+	tr, err := Build(TreeSpec{Name: "small", Domains: []DomainSpec{
+		{Name: "A", Domains: []DomainSpec{
+			{Name: "A1", Nodes: []NodeGroup{{Count: 2}}},
+			{Name: "A2", Nodes: []NodeGroup{{Count: 2}}},
+		}},
+		{Name: "B", Nodes: []NodeGroup{{Count: 2, PEs: 2}}},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Weights == nil {
+		p.Weights = Weights{"cpu": 1}
+	}
+	p.Defaults()
+	pol, err := New(tr, "stat", p, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tr, pol
+}
+
+// TestRecursion (§2.2.2): node loads (cpu², weight 1) A1 = 0.04, 0.04;
+// A2 = 0.36, 0.36; B = 0, 0.4. Domain loads (formula (2)): A1 0.04, A2
+// 0.36, A = mean(0.04, 0.36) = 0.2, B = 0.2 — a tie at the top; the
+// variances (formula (3)) are A 0.0256 and B 0.04, so B (maximum
+// variance). A 3-processor job does not fit B's ... it does (4 CPUs); a
+// 5-processor job fits nowhere; with B withdrawn the walk goes A → A1
+// (least load).
+func TestRecursion(t *testing.T) {
+	_, pol := small(t, Params{})
+	cpu := []float64{0.2, 0.2, 0.6, 0.6, 0, math.Sqrt(0.4)}
+	for n, c := range cpu {
+		pol.rep[n][idxCPU] = c
+	}
+	j := &engine.Job{Job: model.NewJob(1, 0, 10, 1)}
+	if l, v := pol.domainLoad(pol.t.Tops[0], pol.rep); !near(l, 0.2) || !near(v, 0.0256) {
+		t.Fatalf("domain A: load %g variance %g, want 0.2 and 0.0256", l, v)
+	}
+	if k := pol.statLeaf(nil, j); pol.t.Leaves[k].Name != "B" {
+		t.Errorf("chose %s, want B (tie at 0.2, larger variance)", pol.t.Leaves[k].Name)
+	}
+	pol.active[1] = false // B withdrawn
+	if k := pol.statLeaf(nil, j); pol.t.Leaves[k].Name != "A1" {
+		t.Errorf("chose %s, want A1", pol.t.Leaves[k].Name)
+	}
+	pol.active[1] = true
+	wide := &engine.Job{Job: model.NewJob(2, 0, 10, 3)}
+	if k := pol.statLeaf(nil, wide); pol.t.Leaves[k].Name != "B" {
+		t.Errorf("3-processor job went to %s, want B (the only leaf with 3 processors)", pol.t.Leaves[k].Name)
+	}
+}
+
+// run simulates jobs on tr with dispatcher disp.
+func run(t testing.TB, tr *Tree, disp string, p Params, jobs []model.Job) (*engine.Engine, *Policy) {
+	pol, err := New(tr, disp, p, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := engine.New(tr.Platform, jobs, pol, engine.Options{Overrun: engine.OverrunExtend})
+	pol.Attach(e, 0, 3)
+	if err := e.Run(); err != nil {
+		t.Fatal(err)
+	}
+	return e, pol
+}
+
+// TestMonitor (§2.2.3): with manager B on standby, four jobs fill A's four
+// 1-CPU nodes (the queue index spreads them); at the report at 10, A's
+// load is 0.5·1² = 0.5 > L_high = 0.4, so B is brought in and the job
+// submitted at 15 goes there; when the grid is idle (loads 0 < L_low)
+// the monitor withdraws one manager, never going below b_m = 1.
+func TestMonitor(t *testing.T) {
+	p := Params{Standby: 1, MinActive: 1, LLow: 0.1, LHigh: 0.4, Period: 10, Weights: Weights{"cpu": 0.5, "queue": 0.5}}
+	tr, _ := small(t, p)
+	p.Defaults()
+	// Four 1-CPU jobs from 0 to 100 fill A (load 1 > 0.5); at the report
+	// at 10 B is brought in; the jobs submitted at 15 go to B.
+	var jobs []model.Job
+	for i := range 4 {
+		jobs = append(jobs, model.NewJob(int64(i+1), 0, 100, 1))
+	}
+	jobs = append(jobs, model.NewJob(5, 15, 50, 1))
+	_, pol := run(t, tr, "stat", p, jobs)
+	if pol.activations != 1 {
+		t.Errorf("%d activations, want 1", pol.activations)
+	}
+	last := pol.Log[len(pol.Log)-1]
+	if tr.Leaves[last.Leaf].Name != "B" {
+		t.Errorf("job 5 went to %s, want the standby manager B once brought in", tr.Leaves[last.Leaf].Name)
+	}
+	// After everything ends the grid is idle (loads 0 < 0.1): one manager
+	// is withdrawn, the other stays (b_m = 1).
+	if pol.withdrawals != 1 {
+		t.Errorf("%d withdrawals, want exactly 1 (b_m = 1 of 2)", pol.withdrawals)
+	}
+	n := 0
+	for _, a := range pol.active {
+		if a {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Errorf("%d active managers at the end, want 1", n)
+	}
+}
+
+// TestTimeout (§2.2.1, §2.2.3): manager B fails at 100; reports come every
+// 30 s and the timeout is 90 s: its last report is at 90, so it is
+// declared failed at the first report after 180 (210 − 90 > 90), and the
+// job that waited at B is dispatched again to A then, and completes once.
+func TestTimeout(t *testing.T) {
+	p := Params{Period: 30, Timeout: 90, Failures: FailureParams{At: []ManagerFailure{{Time: 100, Manager: 1}}}}
+	tr, _ := small(t, p)
+	p.Weights = Weights{"cpu": 1}
+	p.Defaults()
+	// Job 1 (2 processors) runs on B from 0 (B has the least load: A's
+	// leaves have 1-CPU nodes... all idle: a tie; variances equal; first
+	// is A — so make A busy first with two long 1-CPU jobs on each leaf).
+	var jobs []model.Job
+	for i := range 4 {
+		jobs = append(jobs, model.NewJob(int64(i+1), 0, 1000, 1))
+	}
+	jobs = append(jobs, model.NewJob(5, 40, 500, 2)) // goes to B (A is full)
+	e, pol := run(t, tr, "stat", p, jobs)
+	if pol.detections != 1 {
+		t.Fatalf("%d detections, want 1", pol.detections)
+	}
+	var redo *Placement
+	for i := range pol.Log {
+		if pol.Log[i].Job.ID == 5 && pol.Log[i].At > 100 {
+			redo = &pol.Log[i]
+		}
+	}
+	if redo == nil || redo.At != 210 || tr.Leaves[redo.Leaf].Top != 0 {
+		t.Fatalf("job 5 re-dispatch: %+v, want at 210 to manager A", redo)
+	}
+	j5 := e.Jobs()[4]
+	if j5.State != engine.Completed || j5.Start < 210 || tr.LeafOf[j5.Alloc[0].First] == tr.Leaves[len(tr.Leaves)-1].Leaf {
+		t.Errorf("job 5: %s at %g on %v", j5.State, j5.Start, j5.Alloc)
+	}
+}
+
+// TestMinMin (Ibarra & Kim; Braun et al. 2001) on a hand-worked case:
+// execution times t0 = (4, 6), t1 = (3, 5), t2 = (8, 2) on machines m0,
+// m1, both ready at 0. Round 1: minima 4, 3, 2 → t2 to m1 (2). Round 2:
+// t0: min(4, 8) = 4, t1: min(3, 7) = 3 → t1 to m0 (3). Round 3: t0:
+// min(3 + 4, 2 + 6) = 7 → m0. Makespan 7.
+func TestMinMin(t *testing.T) {
+	etc := [][]float64{{4, 6}, {3, 5}, {8, 2}}
+	ready := []float64{0, 0}
+	got := MinMin(3, 2, func(i, k int) float64 { return ready[k] + etc[i][k] },
+		func(i, k int) { ready[k] += etc[i][k] })
+	want := []Mapping{{2, 1}, {1, 0}, {0, 0}}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("MinMin order %v, want %v", got, want)
+		}
+	}
+	if ms := max(ready[0], ready[1]); ms != 7 {
+		t.Errorf("makespan %g, want 7", ms)
+	}
+	// placeOn books the processors MinMin maps to: 2 of 3 free at 0, 5,
+	// 9 for 4 s from ready 1 → start 5 (the 2nd free), end 9.
+	av := []float64{0, 5, 9}
+	if end := placeOn(av, 2, 1, 4); end != 9 || av[0] != 9 || av[1] != 9 || av[2] != 9 {
+		t.Errorf("placeOn: end %g, free times %v", end, av)
+	}
+	av = []float64{0, 5, 20}
+	if end := placeOn(av, 1, 0, 4); end != 4 || av[0] != 4 || av[1] != 5 || av[2] != 20 {
+		t.Errorf("placeOn: end %g, free times %v, want 4 and [4 5 20]", end, av)
+	}
+}
+
+// TestMinMinPolicy: a batch of three 1-processor jobs on leaves of
+// speeds 1 and 2 (1 CPU each): estimates 4, 6, 8. Completion times: job
+// of 4: 4 or 2; of 6: 6 or 3; of 8: 8 or 4 → first the 4-job to the fast
+// leaf (2), then the 6-job: slow 6 vs fast 2 + 3 = 5 → fast (5); then
+// the 8-job: slow 8 vs fast 5 + 4 = 9 → slow.
+func TestMinMinPolicy(t *testing.T) {
+	tr, err := Build(TreeSpec{Domains: []DomainSpec{
+		{Name: "slow", Nodes: []NodeGroup{{Count: 1, Speed: 1}}},
+		{Name: "fast", Nodes: []NodeGroup{{Count: 1, Speed: 2}}},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := DefaultParams()
+	var jobs []model.Job
+	for i, est := range []float64{8, 4, 6} {
+		j := model.NewJob(int64(i+1), 1, est, 1)
+		j.Estimate = est
+		jobs = append(jobs, j)
+	}
+	_, pol := run(t, tr, "minmin", p, jobs)
+	got := map[int64]string{}
+	for _, pl := range pol.Log {
+		got[pl.Job.ID] = tr.Leaves[pl.Leaf].Name
+		if pl.At != 30 {
+			t.Errorf("job %d mapped at %g, want at the batch instant 30", pl.Job.ID, pl.At)
+		}
+	}
+	if got[1] != "slow" || got[2] != "fast" || got[3] != "fast" {
+		t.Errorf("mapping %v, want job 1 (8 s) slow, jobs 2 (4 s) and 3 (6 s) fast", got)
+	}
+}
+
+// TestACOChoose: the ACS rule — exploitation takes the largest τ^α·η^β,
+// exploration follows the roulette.
+func TestACOChoose(t *testing.T) {
+	ks, w := []int{4, 7, 9}, []float64{1, 3, 1}
+	if k := acoChoose(ks, w, 5, 0.1, 0.0, 0.9); k != 7 {
+		t.Errorf("exploit chose %d, want 7", k)
+	}
+	for _, c := range []struct {
+		r    float64
+		want int
+	}{{0.1, 4}, {0.5, 7}, {0.9, 9}} {
+		if k := acoChoose(ks, w, 5, 0.95, c.r, 0.9); k != c.want {
+			t.Errorf("roulette at %g chose %d, want %d", c.r, k, c.want)
+		}
+	}
+}
+
+// TestInvariants (property): on the 109-node grid with random seed-004
+// workloads, dispatchers, reporting periods and manager failures: every
+// job completes exactly once; no job starts on a failed manager's node
+// while it is down; a job that runs away from its submission site starts
+// no earlier than its dispatch plus its migration cost, and one at home
+// pays nothing; the same seed gives the same schedule.
+func TestInvariants(t *testing.T) {
+	spec, err := Paper109(0.5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := Build(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	failures, migrated := 0, 0
+	defer func() {
+		if failures < 10 || migrated < 100 {
+			t.Errorf("weak test: %d failures, %d migrated jobs", failures, migrated)
+		}
+	}()
+	rapid.Check(t, func(rt *rapid.T) {
+		gp := gen.DefaultGridParams()
+		gp.Sites = make([]float64, len(tr.Leaves))
+		for i := range gp.Sites {
+			gp.Sites[i] = 1
+		}
+		gp.UHi = 5
+		gp.S = float64(rapid.IntRange(1, 6).Draw(rt, "s"))
+		g, err := gen.NewGrid(gp, rapid.Uint64().Draw(rt, "seed"))
+		if err != nil {
+			rt.Fatal(err)
+		}
+		jobs := gen.Take(g, rapid.IntRange(1, 150).Draw(rt, "jobs"))
+		p := DefaultParams()
+		p.Period = float64(rapid.IntRange(1, 120).Draw(rt, "period"))
+		p.Standby = rapid.IntRange(0, 2).Draw(rt, "standby")
+		repair := float64(rapid.SampledFrom([]int{0, 600, 7200}).Draw(rt, "repair"))
+		p.Failures.Repair = repair
+		type down struct {
+			at, until float64
+			m         int
+		}
+		var downs []down
+		for range rapid.IntRange(0, 3).Draw(rt, "failures") {
+			f := ManagerFailure{Time: float64(rapid.IntRange(0, 20000).Draw(rt, "at")), Manager: rapid.IntRange(0, len(tr.Tops)-1).Draw(rt, "manager")}
+			p.Failures.At = append(p.Failures.At, f)
+			until := math.Inf(1)
+			if repair > 0 {
+				until = f.Time + repair
+			}
+			downs = append(downs, down{f.Time, until, f.Manager})
+		}
+		disp := rapid.SampledFrom(Dispatchers).Draw(rt, "dispatcher")
+		e, pol := run(t, tr, disp, p, jobs)
+		e2, _ := run(t, tr, disp, p, jobs)
+		last := map[int64]Placement{}
+		for _, pl := range pol.Log {
+			last[pl.Job.ID] = pl
+		}
+		for i, j := range e.Jobs() {
+			if j.State == engine.Dropped && repair == 0 {
+				// Allowed only if every manager with a leaf big enough
+				// failed for good.
+				for m, top := range tr.Tops {
+					dead := false
+					for _, d := range downs {
+						dead = dead || d.m == m
+					}
+					if top.MaxLeaf >= j.Procs && !dead {
+						rt.Fatalf("%s: job %d dropped while manager %d could run it", disp, j.ID, m)
+					}
+				}
+				continue
+			}
+			if j.State != engine.Completed {
+				rt.Fatalf("%s: job %d ended %s", disp, j.ID, j.State)
+			}
+			if j2 := e2.Jobs()[i]; j2.Start != j.Start || j2.End != j.End {
+				rt.Fatalf("%s: job %d ran %g–%g, then %g–%g with the same seed", disp, j.ID, j.Start, j.End, j2.Start, j2.End)
+			}
+			leaf := tr.LeafOf[j.Alloc[0].First]
+			top := tr.Leaves[leaf].Top
+			for _, d := range downs {
+				if d.m == top && j.Start >= d.at && j.Start < d.until {
+					rt.Fatalf("%s: job %d started at %g on manager %d, down %g–%g", disp, j.ID, j.Start, top, d.at, d.until)
+				}
+			}
+			pl := last[j.ID]
+			if pl.Leaf != leaf {
+				rt.Fatalf("%s: job %d ran on leaf %d, last dispatched to %d", disp, j.ID, leaf, pl.Leaf)
+			}
+			home := j.Site % len(tr.Leaves)
+			switch {
+			case home == leaf && pl.Cost != 0:
+				rt.Fatalf("%s: job %d at home paid %g", disp, j.ID, pl.Cost)
+			case home != leaf && !(pl.Cost > 0):
+				rt.Fatalf("%s: job %d away from home paid nothing", disp, j.ID)
+			case j.Start < pl.At+pl.Cost-1e-9:
+				rt.Fatalf("%s: job %d started at %g, dispatched at %g with migration cost %g", disp, j.ID, j.Start, pl.At, pl.Cost)
+			}
+			if home != leaf {
+				migrated++
+			}
+		}
+		failures += len(downs)
+	})
+}
+
+// TestTreeErrors: tree files are strict (unknown keys with their line)
+// and checked (a domain with nodes and sub-domains, an empty count).
+func TestTreeErrors(t *testing.T) {
+	dir := t.TempDir()
+	cases := map[string]string{
+		"domains:\n  - name: a\n    nodez: [{count: 1}]\n":                                                `tree.yaml: [3:5] unknown field "nodez"`,
+		"domains:\n  - name: a\n    nodes: [{count: 1}]\n    domains: [{name: b, nodes: [{count: 1}]}]\n": `a domain manages either nodes or sub-domains`,
+		"domains:\n  - name: a\n    nodes: [{count: 0}]\n":                                                `domains[0].nodes[0].count: need at least 1 node`,
+		"domains: []\n": `a grid needs at least one domain`,
+	}
+	for doc, want := range cases {
+		p := dir + "/tree.yaml"
+		if err := os.WriteFile(p, []byte(doc), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, err := LoadTree(p)
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: want %q, got %v", doc, want, err)
+		}
+	}
+	spec, _ := Paper109(0.5)
+	tr, err := Build(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tr.Platform.Nodes) != 109 || tr.Root.PEs != 449 || len(tr.Leaves) != 6 || len(tr.Tops) != 4 {
+		t.Errorf("paper109: %d nodes, %d processors, %d leaves, %d managers", len(tr.Platform.Nodes), tr.Root.PEs, len(tr.Leaves), len(tr.Tops))
+	}
+}
