@@ -428,3 +428,35 @@ func TestTreeErrors(t *testing.T) {
 		t.Errorf("paper109: %d nodes, %d processors, %d leaves, %d managers", len(tr.Platform.Nodes), tr.Root.PEs, len(tr.Leaves), len(tr.Tops))
 	}
 }
+
+// TestACOPolicy: the ant-colony dispatcher on a hand-computed case — two
+// 1-CPU leaves of speed 1 (τ = 1, 1), pure exploitation (q0 = 1), α = 1,
+// β = 2, ρ = 0.1; three 10-second jobs at time 1. Job 1: both leaves
+// give τ·η² = 1·(1/10)² → the first, leaf 0, whose τ evaporates to 0.9.
+// Job 2: leaf 0 would finish it at 21 (η = 1/20: 0.9/400), leaf 1 at 11
+// (1/100) → leaf 1 (τ → 0.9). Job 3: 0.9/400 on both → leaf 0.
+func TestACOPolicy(t *testing.T) {
+	tr, err := Build(TreeSpec{Domains: []DomainSpec{
+		{Name: "a", Nodes: []NodeGroup{{Count: 1}}},
+		{Name: "b", Nodes: []NodeGroup{{Count: 1}}},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := DefaultParams()
+	p.ACO = ACOParams{Alpha: 1, Beta: 2, Rho: 0.1, Q0: 1}
+	var jobs []model.Job
+	for i := range 3 {
+		j := model.NewJob(int64(i+1), 1, 10, 1)
+		j.Estimate = 10
+		jobs = append(jobs, j)
+	}
+	_, pol := run(t, tr, "aco", p, jobs)
+	var got []int
+	for _, pl := range pol.Log {
+		got = append(got, pl.Leaf)
+	}
+	if len(got) != 3 || got[0] != 0 || got[1] != 1 || got[2] != 0 {
+		t.Errorf("ACO mapped jobs to leaves %v, want [0 1 0]", got)
+	}
+}
