@@ -7,9 +7,11 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/gridsched/gridsched/cloud"
 	"github.com/gridsched/gridsched/engine"
 	"github.com/gridsched/gridsched/gen"
 	"github.com/gridsched/gridsched/hgrid"
@@ -144,6 +146,7 @@ type RunConfig struct {
 	WholeNodes  bool             `yaml:"whole_nodes"`
 	Failure     *FailureSpec     `yaml:"failure"`
 	Hierarchy   *HierarchySpec   `yaml:"hierarchy"`
+	Cloud       *cloud.Params    `yaml:"cloud"`
 }
 
 // Resolve applies the configuration's parameters to the spec's base.
@@ -156,6 +159,10 @@ func (c *Config) Resolve(s *Spec) (*RunConfig, error) {
 	if s.Failure != nil {
 		f := *s.Failure
 		rc.Failure = &f
+	}
+	if s.Cloud != nil {
+		c := *s.Cloud
+		rc.Cloud = &c
 	}
 	if s.Hierarchy != nil {
 		h := *s.Hierarchy
@@ -195,7 +202,63 @@ func (c *Config) Resolve(s *Spec) (*RunConfig, error) {
 			return nil, fmt.Errorf("hierarchy: %w", err)
 		}
 	}
+	if rc.Cloud != nil {
+		p := rc.cloudParams()
+		if err := p.Check(1); err != nil {
+			return nil, fmt.Errorf("cloud: %w", err)
+		}
+	}
 	return rc, nil
+}
+
+// cloudParams are the run's cloud parameters: the section with defaults
+// and the gang policy its policy name gives (cloud-afcfs, cloud-ljfs).
+func (rc *RunConfig) cloudParams() cloud.Params {
+	p := *rc.Cloud
+	if d, ok := strings.CutPrefix(rc.Policy, "cloud-"); ok {
+		p.Policy = d
+	}
+	p.Defaults()
+	return p
+}
+
+// runCloud simulates the elastic cloud of seed 003 on jobs; with cpe
+// (for LJFS) it also simulates AFCFS on the same jobs and reports the
+// cost–performance efficiency CPE = ΔLT + ΔRT, Δ = (LJFS − AFCFS) /
+// AFCFS: negative when LJFS leases less and/or responds faster.
+func runCloud(rc *RunConfig, jobs []model.Job, seed uint64, cpe bool) (map[string]float64, error) {
+	p := rc.cloudParams()
+	res, err := cloudRun(jobs, p, seed)
+	if err != nil {
+		return nil, err
+	}
+	m := map[string]float64{
+		"jobs": float64(res.Jobs), "mean_response": res.MeanResponse, "mean_wait": res.MeanWait,
+		"mean_bsld": res.MeanBSLD, "makespan": res.Makespan, "migrations": float64(res.Migrations),
+		"tasks_migrated": float64(res.TasksMoved), "starved": float64(res.Starved), "lease_time": res.LeaseTime,
+		"cost": res.Cost, "max_vms": float64(res.MaxVMs), "vm_utilization": res.Utilization,
+	}
+	if cpe && p.Policy == "ljfs" {
+		b := p
+		b.Policy = "afcfs"
+		base, err := cloudRun(jobs, b, seed)
+		if err != nil {
+			return nil, err
+		}
+		m["cpe"] = (res.LeaseTime-base.LeaseTime)/base.LeaseTime + (res.MeanResponse-base.MeanResponse)/base.MeanResponse
+	}
+	return m, nil
+}
+
+func cloudRun(jobs []model.Job, p cloud.Params, seed uint64) (cloud.Result, error) {
+	c, err := cloud.New(jobs, p, seed)
+	if err != nil {
+		return cloud.Result{}, err
+	}
+	if err := c.Run(); err != nil {
+		return cloud.Result{}, err
+	}
+	return c.Result(), nil
 }
 
 // build makes the tree and parameters of a hierarchy section.
@@ -325,6 +388,11 @@ func (s *Spec) Execute(r Run, cache *Cache) (map[string]float64, error) {
 		if cfg.Platform != nil {
 			plat = cfg.Platform // this run's own platform (same shape as the cached one)
 		}
+	} else if rc.Cloud != nil {
+		if wl, _, err = generate(res, &cfg); err != nil {
+			return nil, err
+		}
+		return runCloud(rc, wl.Jobs, r.Seed, slices.Contains(s.Metrics, "cpe"))
 	} else {
 		wl, plat, err = generate(res, &cfg)
 		if err == nil && w.AdmittedByBoth {
@@ -519,6 +587,14 @@ var metricDefs = []struct {
 	{"activations", extra("activations")},
 	{"withdrawals", extra("withdrawals")},
 	{"detections", extra("detections")},
+	{"migrations", extra("migrations")},
+	{"tasks_migrated", extra("tasks_migrated")},
+	{"starved", extra("starved")},
+	{"lease_time", extra("lease_time")},
+	{"cost", extra("cost")},
+	{"max_vms", extra("max_vms")},
+	{"vm_utilization", extra("vm_utilization")},
+	{"cpe", extra("cpe")},
 }
 
 // extra reads a model metric (NaN, i.e. absent, when the run has none).

@@ -73,6 +73,10 @@ func TestSpecErrors(t *testing.T) {
 		strings.Replace(small, "[fcfs, easy]", "[grid-stat]", 1) + "hierarchy: {heterogeneity: 1.5}\n":           `hierarchy.heterogeneity: 1.5 is out of range`,
 		strings.Replace(small, "[fcfs, easy]", "[grid-stat]", 1) + "hierarchy: {weights: {cpu: 0.5}}\n":          `weights: must sum to 1, got 0.5`,
 		strings.Replace(small, "[fcfs, easy]", "[grid-stat]", 1) + "hierarchy: {tree: /nonexistent/tree.yaml}\n": `/nonexistent/tree.yaml`,
+		// The elastic cloud (seed 003).
+		strings.Replace(small, "[fcfs, easy]", "[cloud-afcfs]", 1):                                `cloud-afcfs needs a cloud section`,
+		strings.Replace(small, "[fcfs, easy]", "[cloud-sjf]", 1) + "cloud: {}\n":                  `unknown cloud gang policy "cloud-sjf"`,
+		strings.Replace(small, "[fcfs, easy]", "[cloud-ljfs]", 1) + "cloud: {migration: worst}\n": `migration: want none, first-fit or best-fit, got "worst"`,
 	}
 	for doc, want := range cases {
 		_, err := Parse("spec.yaml", []byte(doc), "")
@@ -315,5 +319,32 @@ func TestHashIgnoresCommentary(t *testing.T) {
 	c := mustParse(t, strings.Replace(small, "seed: 4", "seed: 5", 1), "")
 	if a.Hash() != b.Hash() || a.Hash() == c.Hash() {
 		t.Fatalf("hashes %s %s %s", a.Hash(), b.Hash(), c.Hash())
+	}
+}
+
+// TestReferences: a paper's number is shown next to the aggregate of the
+// configurations it names (numbers compare as numbers), "no run" when
+// none matches; a reference to a parameter the spec does not vary is an
+// error.
+func TestReferences(t *testing.T) {
+	s := &Spec{Grid: map[string][]any{"workload.params.lambda": {1.75, 4.0}}, References: []Reference{
+		{Where: map[string]any{"workload.params.lambda": 4.0, "policy": "cloud-ljfs"}, Metric: "cpe", Value: -0.06, Source: "table 1"},
+		{Where: map[string]any{"workload.params.lambda": 9}, Metric: "cpe", Value: 0.1},
+	}}
+	aggs := []Agg{
+		{Params: map[string]string{"workload.params.lambda": "4", "policy": "cloud-ljfs"}, Metric: "cpe", N: 5, Mean: -0.02, HalfWidth: 0.01},
+		{Params: map[string]string{"workload.params.lambda": "4", "policy": "cloud-ljfs"}, Metric: "mean_response", N: 5, Mean: 1.7},
+		{Params: map[string]string{"workload.params.lambda": "1.75", "policy": "cloud-ljfs"}, Metric: "cpe", N: 5, Mean: 0.5},
+	}
+	tab := referenceTable(s, aggs)
+	if len(tab.Rows) != 2 || tab.Rows[0][2] != "-0.06" || !strings.Contains(tab.Rows[0][3], "-0.02") || !strings.Contains(tab.Rows[0][3], "(5)") || strings.Contains(tab.Rows[0][3], "0.5") {
+		t.Errorf("row 1: %v", tab.Rows[0])
+	}
+	if tab.Rows[1][3] != "no run" {
+		t.Errorf("row 2: %v", tab.Rows[1])
+	}
+	bad := Reference{Where: map[string]any{"cloud.xfactor": 10}, Metric: "cpe"}
+	if err := bad.validate(s); err == nil || !strings.Contains(err.Error(), "not a grid or zip parameter") {
+		t.Errorf("reference to an unvaried parameter: %v", err)
 	}
 }

@@ -129,6 +129,9 @@ func Section(s *Spec, rows []Row, figDir string) (report.Section, error) {
 		}
 		sec.Tables = append(sec.Tables, ct)
 	}
+	if len(s.References) > 0 {
+		sec.Tables = append(sec.Tables, referenceTable(s, aggs))
+	}
 	t := report.Table{Title: "Aggregates (mean ± 95% CI half-width, n replications)", Columns: []string{"configuration", "metric", "n", "mean", "± 95% CI", "sd"}}
 	for _, a := range aggs {
 		t.Rows = append(t.Rows, []string{a.ConfigID, a.Metric, strconv.Itoa(a.N), num(a.Mean), num(a.HalfWidth), num(a.SD)})

@@ -17,6 +17,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/gridsched/gridsched/cloud"
 	"github.com/gridsched/gridsched/gen"
 	"github.com/gridsched/gridsched/hgrid"
 	"github.com/gridsched/gridsched/internal/yamlx"
@@ -38,7 +39,9 @@ type Spec struct {
 	WholeNodes   bool              `yaml:"whole_nodes" json:"whole_nodes,omitempty"`
 	Failure      *FailureSpec      `yaml:"failure" json:"failure,omitempty"`
 	Hierarchy    *HierarchySpec    `yaml:"hierarchy" json:"hierarchy,omitempty"`
+	Cloud        *cloud.Params     `yaml:"cloud" json:"cloud,omitempty"`
 	Claims       []Claim           `yaml:"claims" json:"claims,omitempty"`
+	References   []Reference       `yaml:"references" json:"references,omitempty"`
 	Grid         map[string][]any  `yaml:"grid" json:"grid,omitempty"`
 	Zip          map[string][]any  `yaml:"zip" json:"zip,omitempty"`
 	Replications Replications      `yaml:"replications" json:"replications"`
@@ -232,6 +235,9 @@ func (s *Spec) validate(sc *yamlx.Schema) []error {
 			bad("workload.jobs", "a generated workload needs jobs > 0, got %d", w.Jobs)
 		}
 	}
+	if s.Cloud != nil && w.Trace != "" {
+		bad("cloud", "the elastic cloud runs model workloads (the gang model; times in hours), not traces")
+	}
 	if w.ArrivalScale < 0 {
 		bad("workload.arrival_scale", "must be positive, got %g", w.ArrivalScale)
 	}
@@ -247,6 +253,15 @@ func (s *Spec) validate(sc *yamlx.Schema) []error {
 		bad("policies", "name at least one policy (known: %s)", strings.Join(policy.Names(), ", "))
 	}
 	for i, p := range s.Policies {
+		if d, ok := strings.CutPrefix(p, "cloud-"); ok {
+			switch {
+			case d != "afcfs" && d != "ljfs":
+				bad(fmt.Sprintf("policies[%d]", i), "unknown cloud gang policy %q (known: cloud-afcfs, cloud-ljfs)", p)
+			case s.Cloud == nil:
+				bad(fmt.Sprintf("policies[%d]", i), "%s needs a cloud section (the elastic VM pool of seed 003)", p)
+			}
+			continue
+		}
 		if d, ok := strings.CutPrefix(p, "grid-"); ok {
 			switch {
 			case !slices.Contains(hgrid.Dispatchers, d):
@@ -278,6 +293,11 @@ func (s *Spec) validate(sc *yamlx.Schema) []error {
 	for i, c := range s.Claims {
 		if err := c.validate(s); err != nil {
 			bad(fmt.Sprintf("claims[%d]", i), "%v", err)
+		}
+	}
+	for i, r := range s.References {
+		if err := r.validate(s); err != nil {
+			bad(fmt.Sprintf("references[%d]", i), "%v", err)
 		}
 	}
 	r := s.Replications
@@ -344,7 +364,7 @@ func knownParam(k string) bool {
 	switch {
 	case k == "policy", k == "overrun", k == "node_select", k == "whole_nodes", k == "failure.sigma":
 		return true
-	case strings.HasPrefix(k, "instability."), strings.HasPrefix(k, "hierarchy."):
+	case strings.HasPrefix(k, "instability."), strings.HasPrefix(k, "hierarchy."), strings.HasPrefix(k, "cloud."):
 		return true
 	case strings.HasPrefix(k, "workload.params."):
 		return true
@@ -368,11 +388,11 @@ func sortedKeys[V any](m map[string]V) []string {
 
 // Hash identifies the expanded experiment: two stores with the same hash
 // hold runs of the same experiment and can be merged. It covers what the
-// runs depend on; the description, the plot and the claims (commentary)
+// runs depend on; the description, the plot, the claims and references (commentary)
 // can change without invalidating a store.
 func (s *Spec) Hash() string {
 	c := *s
-	c.Description, c.Plot, c.Claims = "", PlotSpec{}, nil
+	c.Description, c.Plot, c.Claims, c.References = "", PlotSpec{}, nil, nil
 	b, _ := json.Marshal(&c)
 	h := sha256.Sum256(b)
 	return hex.EncodeToString(h[:12])

@@ -1,0 +1,29 @@
+package cloud
+
+import (
+	"testing"
+
+	"github.com/gridsched/gridsched/gen"
+)
+
+// BenchmarkRun100k: one paper-scale run (100,000 jobs, q = 0.5, λ = 2.5,
+// AFCFS, first-fit migration, XFactor 10, elastic pool).
+func BenchmarkRun100k(b *testing.B) {
+	gp := gen.DefaultGangParams()
+	gp.Lambda, gp.Q = 2.5, 0.5
+	g, err := gen.NewGang(gp, 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	jobs := gen.Take(g, 100000)
+	for b.Loop() {
+		s, err := New(jobs, DefaultParams(), 1)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := s.Run(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(len(jobs))*float64(b.N)/b.Elapsed().Seconds(), "jobs/s")
+}

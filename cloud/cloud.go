@@ -1,0 +1,658 @@
+// Package cloud is the elastic cloud of seed 003 (a retelling of
+// Moschakis & Karatza, "Performance and cost evaluation of gang
+// scheduling in a cloud computing system with job migrations and
+// starvation handling", ISCC 2011): gang jobs on leased virtual machines,
+// each VM with its own queue; shortest-queue dispatch; AFCFS or LJFS;
+// task migration (first-fit or best-fit) under a monitor; demand control
+// by expansion factor; VM lease on demand and on load, release when idle.
+//
+// It is its own discrete-event simulation over package sim's event heap:
+// the VM pool (booting, per-VM queues, release) is not the engine's fixed
+// platform. Time is in hours (mean service 1/μ = 1; see docs/cloud.md).
+package cloud
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"sort"
+
+	"github.com/gridsched/gridsched/model"
+	"github.com/gridsched/gridsched/sim"
+)
+
+// Params configure the cloud.
+type Params struct {
+	// Policy: "afcfs" or "ljfs" (§2.2).
+	Policy string `yaml:"policy" json:"policy,omitempty"`
+	// Migration: "none", "first-fit" or "best-fit" (§2.3); MonitorLimit:
+	// migrate only while fewer than this many waiting jobs fit the idle
+	// VMs (0 = no monitor); Overhead: time between the migration and the
+	// start of the migrated job (the "next tick"; default 0).
+	Migration    string  `yaml:"migration" json:"migration,omitempty"`
+	MonitorLimit int     `yaml:"monitor_limit" json:"monitor_limit,omitempty" range:"[0,]"`
+	Overhead     float64 `yaml:"overhead" json:"overhead,omitempty" range:"[0,]"`
+	// XFactor is the demand-control threshold on (wait + service) /
+	// service (§2.4); 0 switches demand control off.
+	XFactor float64 `yaml:"xfactor" json:"xfactor,omitempty" range:"[0,]"`
+	// BootMin, BootMax: VM start-up delay ~ U(BootMin, BootMax) (§3;
+	// default 0–0.2 h, mean 0.1 h).
+	BootMin float64 `yaml:"boot_min" json:"boot_min,omitempty" range:"[0,]"`
+	BootMax float64 `yaml:"boot_max" json:"boot_max,omitempty" range:"[0,]"`
+	// ALF: lease when the average load factor (queued tasks per leased
+	// VM, formula (3)) exceeds it (§3.1 (2)); 0 = off.
+	ALF float64 `yaml:"alf" json:"alf,omitempty" range:"[0,]"`
+	// MaxVMs caps the pool (0 = no cap; must allow the largest job).
+	MaxVMs int `yaml:"max_vms" json:"max_vms,omitempty" range:"[0,]"`
+	// FixedVMs > 0: a fixed pool of that many VMs, ready at 0, never
+	// leased or released (elasticity off).
+	FixedVMs int `yaml:"fixed_vms" json:"fixed_vms,omitempty" range:"[0,]"`
+	// Billing granularity (0 = per unit of time used; 1 = started hours)
+	// and price per VM per time unit (default 1).
+	Billing float64 `yaml:"billing" json:"billing,omitempty" range:"[0,]"`
+	Price   float64 `yaml:"price" json:"price,omitempty" range:"[0,]"`
+	// Tau is the bounded-slowdown bound (default 10 s = 1/360 h).
+	Tau float64 `yaml:"tau" json:"tau,omitempty" range:"[0,]"`
+}
+
+// DefaultParams: AFCFS, first-fit migration with monitor limit 5,
+// XFactor 10, boot U(0, 0.2), ALF 1, no cap, continuous billing at 1 per
+// VM-hour, τ = 10 s.
+func DefaultParams() Params {
+	return Params{Policy: "afcfs", Migration: "first-fit", MonitorLimit: 5, XFactor: 10, BootMax: 0.2, ALF: 1, Price: 1, Tau: 10.0 / 3600}
+}
+
+// Defaults fills zero fields with DefaultParams' values where zero is not
+// a meaningful choice (policy, migration, boot range, price, τ).
+func (p *Params) Defaults() {
+	d := DefaultParams()
+	if p.Policy == "" {
+		p.Policy = d.Policy
+	}
+	if p.Migration == "" {
+		p.Migration = d.Migration
+	}
+	if p.BootMin == 0 && p.BootMax == 0 {
+		p.BootMax = d.BootMax
+	}
+	if p.Price == 0 {
+		p.Price = d.Price
+	}
+	if p.Tau == 0 {
+		p.Tau = d.Tau
+	}
+}
+
+// Check validates p for jobs of at most maxSize tasks.
+func (p *Params) Check(maxSize int) error {
+	switch {
+	case p.Policy != "afcfs" && p.Policy != "ljfs":
+		return fmt.Errorf("policy: want afcfs or ljfs, got %q", p.Policy)
+	case p.Migration != "none" && p.Migration != "first-fit" && p.Migration != "best-fit":
+		return fmt.Errorf("migration: want none, first-fit or best-fit, got %q", p.Migration)
+	case p.BootMax < p.BootMin || p.BootMin < 0:
+		return fmt.Errorf("boot_min, boot_max: need 0 <= boot_min <= boot_max, got %g, %g", p.BootMin, p.BootMax)
+	case p.MaxVMs > 0 && p.MaxVMs < maxSize:
+		return fmt.Errorf("max_vms: %d cannot hold a job of %d tasks", p.MaxVMs, maxSize)
+	case p.FixedVMs > 0 && p.MaxVMs > 0:
+		return fmt.Errorf("max_vms, fixed_vms: a fixed pool has no cap to respect; give one of them")
+	case p.FixedVMs > 0 && p.FixedVMs < maxSize:
+		return fmt.Errorf("fixed_vms: %d cannot hold a job of %d tasks", p.FixedVMs, maxSize)
+	}
+	return nil
+}
+
+// Job states.
+const (
+	jDispatcher = iota // waiting in the dispatcher for VMs to boot
+	jQueued            // tasks in VM queues
+	jMigrating         // migrated, starts after the overhead
+	jRunning
+	jDone
+)
+
+// Job is one gang job in the cloud.
+type Job struct {
+	ID       int64
+	Size     int
+	Arrival  float64
+	Service  float64
+	VMs      []int // the VMs holding its tasks
+	Start    float64
+	End      float64
+	Migrated bool
+	Starving bool
+	state    int
+	// waitLease: its arrival leased VMs on load (§3.1 (2)); it is
+	// dispatched when they are ready.
+	waitLease bool
+	seq       int // arrival order
+}
+
+// VM is one leased machine.
+type VM struct {
+	ID                int
+	LeasedAt, ReadyAt float64
+	ReleasedAt        float64 // NaN while leased
+	queue             []*Job  // waiting tasks, FIFO
+	running           *Job
+	reserved          *Job // a migrated job that will start here
+	busyTime          float64
+	released          bool
+}
+
+// Idle: booted, leased, not running, not reserved.
+func (v *VM) idle(now float64) bool {
+	return !v.released && v.ReadyAt <= now && v.running == nil && v.reserved == nil
+}
+
+const (
+	evArrival uint8 = iota
+	evEnd
+	evReady
+	evMigStart
+	evStarve
+)
+
+// Sim is one run.
+type Sim struct {
+	p     Params
+	q     sim.Queue
+	now   float64
+	err   error
+	jobs  []*Job
+	vms   []*VM  // every VM ever leased, by id
+	pool  []*VM  // the leased ones, by id
+	disp  []*Job // dispatcher queue
+	wait  []*Job // queued jobs, arrival order
+	starv []*Job // starving jobs, by crossing time
+	boot  *rand.Rand
+	next  int // next arrival
+	done  int
+
+	booting        int
+	Migrations     int // jobs migrated
+	TasksMoved     int
+	Starved        int // jobs that entered demand control
+	MaxPool        int
+	migrationsOpen int // migrated jobs not started yet
+}
+
+// New prepares a run of jobs (sorted by submit time) under p.
+func New(jobs []model.Job, p Params, seed uint64) (*Sim, error) {
+	maxSize := 0
+	s := &Sim{p: p, boot: sim.Stream(seed, "cloud/boot")}
+	for i, j := range jobs {
+		if j.Procs < 1 {
+			return nil, fmt.Errorf("job %d: a gang needs at least one task, got %d", j.ID, j.Procs)
+		}
+		if !(j.Runtime > 0) {
+			return nil, fmt.Errorf("job %d: service time must be positive, got %g", j.ID, j.Runtime)
+		}
+		if i > 0 && j.Submit < jobs[i-1].Submit {
+			return nil, fmt.Errorf("job %d: jobs must be sorted by submit time", j.ID)
+		}
+		maxSize = max(maxSize, j.Procs)
+		s.jobs = append(s.jobs, &Job{ID: j.ID, Size: j.Procs, Arrival: j.Submit, Service: j.Runtime, seq: i, Start: math.NaN(), End: math.NaN()})
+	}
+	if err := p.Check(maxSize); err != nil {
+		return nil, err
+	}
+	for range p.FixedVMs {
+		s.addVM(0, 0)
+	}
+	return s, nil
+}
+
+func (s *Sim) addVM(now, ready float64) *VM {
+	v := &VM{ID: len(s.vms), LeasedAt: now, ReadyAt: ready, ReleasedAt: math.NaN()}
+	s.vms = append(s.vms, v)
+	s.pool = append(s.pool, v)
+	if ready > now {
+		s.booting++
+		s.q.Push(sim.Event{Time: ready, Kind: evReady, Ref: int32(v.ID)})
+	}
+	s.MaxPool = max(s.MaxPool, s.leased())
+	return v
+}
+
+// lease starts n VMs (within the cap) booting now.
+func (s *Sim) lease(n int) {
+	if s.p.MaxVMs > 0 {
+		n = min(n, s.p.MaxVMs-s.leased())
+	}
+	for range n {
+		d := s.p.BootMin + s.boot.Float64()*(s.p.BootMax-s.p.BootMin)
+		s.addVM(s.now, s.now+d)
+	}
+}
+
+func (s *Sim) leased() int { return len(s.pool) }
+
+// Run simulates to the last completion.
+func (s *Sim) Run() error {
+	for s.done < len(s.jobs) && s.err == nil {
+		var arr *Job
+		if s.next < len(s.jobs) {
+			arr = s.jobs[s.next]
+		}
+		switch {
+		case s.q.Len() > 0 && (arr == nil || s.q.Peek().Time <= arr.Arrival):
+			e := s.q.Pop()
+			s.now = e.Time
+			s.handle(e)
+		case arr != nil:
+			s.next++
+			s.now = arr.Arrival
+			s.arrive(arr)
+		default:
+			return fmt.Errorf("cloud: %d jobs can never run (nothing left to happen at %g)", len(s.jobs)-s.done, s.now)
+		}
+		// Handle every event of this instant before deciding.
+		if s.q.Len() > 0 && s.q.Peek().Time == s.now {
+			continue
+		}
+		if s.next < len(s.jobs) && s.jobs[s.next].Arrival == s.now {
+			continue
+		}
+		s.schedule()
+	}
+	if s.err != nil {
+		return s.err
+	}
+	for len(s.pool) > 0 {
+		s.release(s.pool[0])
+	}
+	return nil
+}
+
+func (s *Sim) handle(e sim.Event) {
+	switch e.Kind {
+	case evEnd:
+		j := s.jobs[e.Ref]
+		j.state = jDone
+		j.End = s.now
+		s.done++
+		for _, id := range j.VMs {
+			v := s.vms[id]
+			v.running = nil
+			v.busyTime += j.Service
+		}
+	case evReady:
+		s.booting--
+	case evMigStart:
+		j := s.jobs[e.Ref]
+		s.migrationsOpen--
+		for _, id := range j.VMs {
+			s.vms[id].reserved = nil
+		}
+		s.start(j)
+	case evStarve:
+		j := s.jobs[e.Ref]
+		if j.state == jQueued || j.state == jDispatcher {
+			j.Starving = true
+			s.Starved++
+			s.starv = append(s.starv, j) // crossing times arrive in order
+		}
+	}
+}
+
+func (s *Sim) arrive(j *Job) {
+	if s.p.XFactor > 0 {
+		// XFactor = (wait + e) / e exceeds X when wait > (X − 1) e.
+		s.q.Push(sim.Event{Time: j.Arrival + (s.p.XFactor-1)*j.Service, Kind: evStarve, Ref: int32(j.seq)})
+	}
+	j.state = jDispatcher
+	s.disp = append(s.disp, j)
+	if s.p.FixedVMs > 0 {
+		return
+	}
+	// §3.1 (1): too few VMs for the job: lease the missing ones.
+	if miss := j.Size - s.leased(); miss > 0 {
+		s.lease(miss)
+		return
+	}
+	// §3.1 (2): average load factor above the threshold (and no lease
+	// under way): lease as many VMs as the job has tasks.
+	if s.p.ALF > 0 && s.booting == 0 && s.alf() > s.p.ALF {
+		s.lease(j.Size)
+		j.waitLease = true
+	}
+}
+
+// alf is formula (3): queued tasks per leased VM.
+func (s *Sim) alf() float64 {
+	q := 0
+	for _, v := range s.pool {
+		q += len(v.queue)
+	}
+	if len(s.pool) == 0 {
+		return 0
+	}
+	return float64(q) / float64(len(s.pool))
+}
+
+// ready VMs: booted and leased.
+func (s *Sim) ready() []*VM {
+	var out []*VM
+	for _, v := range s.pool {
+		if v.ReadyAt <= s.now {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// dispatch sends the dispatcher's jobs, in order, to the shortest queues
+// (§2.1) while enough VMs are ready. A job waiting for a lease under way
+// waits while any VM is booting.
+func (s *Sim) dispatch() {
+	for len(s.disp) > 0 {
+		j := s.disp[0]
+		r := s.ready()
+		if len(r) < j.Size || (j.waitLease && s.booting > 0) {
+			return
+		}
+		s.disp = s.disp[1:]
+		// The k shortest queues: tasks assigned (queued + running), then
+		// VM id.
+		sort.SliceStable(r, func(a, b int) bool { return load(r[a]) < load(r[b]) })
+		j.VMs = j.VMs[:0]
+		for _, v := range r[:j.Size] {
+			v.queue = append(v.queue, j)
+			j.VMs = append(j.VMs, v.ID)
+		}
+		sort.Ints(j.VMs)
+		j.state = jQueued
+		s.wait = append(s.wait, j)
+	}
+}
+
+func load(v *VM) int {
+	n := len(v.queue)
+	if v.running != nil || v.reserved != nil {
+		n++
+	}
+	return n
+}
+
+// canStart: all of j's VMs are idle.
+func (s *Sim) canStart(j *Job) bool {
+	for _, id := range j.VMs {
+		if !s.vms[id].idle(s.now) {
+			return false
+		}
+	}
+	return true
+}
+
+// start commits j's tasks on its VMs at once (a gang).
+func (s *Sim) start(j *Job) {
+	for _, id := range j.VMs {
+		v := s.vms[id]
+		if v.running != nil || v.released || v.ReadyAt > s.now {
+			// A broken invariant of this package, not of the input.
+			s.err = fmt.Errorf("cloud: job %d would start on VM %d, which is busy, booting or released", j.ID, id)
+			return
+		}
+		v.running = j
+		for i, x := range v.queue {
+			if x == j {
+				v.queue = append(v.queue[:i], v.queue[i+1:]...)
+				break
+			}
+		}
+	}
+	j.state = jRunning
+	j.Start = s.now
+	s.q.Push(sim.Event{Time: s.now + j.Service, Kind: evEnd, Ref: int32(j.seq)})
+}
+
+// order is the scan order of the gang policy: arrival (AFCFS) or largest
+// first, then arrival (LJFS).
+func (s *Sim) order() []*Job {
+	var out []*Job
+	for _, j := range s.wait {
+		if j.state == jQueued {
+			out = append(out, j)
+		}
+	}
+	if s.p.Policy == "ljfs" {
+		sort.SliceStable(out, func(a, b int) bool { return out[a].Size > out[b].Size })
+	}
+	return out
+}
+
+// schedule is one scheduling instant: dispatch, then demand control or
+// normal scheduling and migration, then release.
+func (s *Sim) schedule() {
+	s.dispatch()
+	s.prune()
+	var starving []*Job
+	for _, j := range s.starv {
+		if j.state == jQueued || j.state == jDispatcher {
+			starving = append(starving, j)
+		}
+	}
+	s.starv = starving
+	if len(starving) > 0 {
+		// §2.4: normal scheduling and migration pause; starving jobs, in
+		// order, start when their VMs are idle or migrate (no monitor cap).
+		for _, j := range starving {
+			if j.state != jQueued {
+				continue
+			}
+			if s.canStart(j) {
+				s.start(j)
+			} else if s.p.Migration != "none" && !j.Migrated && s.idleCount() >= j.Size {
+				s.migrate(j)
+			}
+		}
+	} else {
+		started := 0
+		for _, j := range s.order() {
+			if s.canStart(j) {
+				s.start(j)
+				started++
+			}
+		}
+		if started == 0 && s.p.Migration != "none" {
+			s.migrations()
+		}
+	}
+	s.prune()
+	s.releaseIdle()
+}
+
+// prune drops started and finished jobs from the waiting list.
+func (s *Sim) prune() {
+	kept := s.wait[:0]
+	for _, j := range s.wait {
+		if j.state == jQueued {
+			kept = append(kept, j)
+		}
+	}
+	s.wait = kept
+}
+
+func (s *Sim) idleVMs() []*VM {
+	var out []*VM
+	for _, v := range s.pool {
+		if v.idle(s.now) {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+func (s *Sim) idleCount() int {
+	n := 0
+	for _, v := range s.pool {
+		if v.idle(s.now) {
+			n++
+		}
+	}
+	return n
+}
+
+// migrations is §2.3: only when nothing could start normally; the jobs
+// that fit the idle VMs (never migrated before), if fewer than the
+// monitor's limit, are candidates; first-fit takes the first in the
+// policy's order, best-fit the largest (it leaves the fewest VMs idle).
+// Repeats while a candidate remains.
+func (s *Sim) migrations() {
+	for {
+		idle := s.idleCount()
+		var fit []*Job
+		for _, j := range s.order() {
+			if !j.Migrated && j.Size <= idle {
+				fit = append(fit, j)
+			}
+		}
+		if len(fit) == 0 || (s.p.MonitorLimit > 0 && len(fit) >= s.p.MonitorLimit) {
+			return
+		}
+		pick := fit[0]
+		if s.p.Migration == "best-fit" {
+			for _, j := range fit[1:] {
+				if j.Size > pick.Size {
+					pick = j
+				}
+			}
+		}
+		s.migrate(pick)
+	}
+}
+
+// migrate moves j's tasks waiting on busy VMs to idle VMs not holding
+// its tasks, reserves all its VMs and starts it after the overhead.
+func (s *Sim) migrate(j *Job) {
+	mine := map[int]bool{}
+	for _, id := range j.VMs {
+		mine[id] = true
+	}
+	var free []*VM
+	for _, v := range s.idleVMs() {
+		if !mine[v.ID] {
+			free = append(free, v)
+		}
+	}
+	moved := 0
+	for i, id := range j.VMs {
+		v := s.vms[id]
+		if v.idle(s.now) {
+			continue
+		}
+		to := free[0]
+		free = free[1:]
+		for k, x := range v.queue {
+			if x == j {
+				v.queue = append(v.queue[:k], v.queue[k+1:]...)
+				break
+			}
+		}
+		to.queue = append(to.queue, j)
+		j.VMs[i] = to.ID
+		moved++
+	}
+	sort.Ints(j.VMs)
+	j.Migrated = true
+	s.Migrations++
+	s.TasksMoved += moved
+	if s.p.Overhead == 0 {
+		s.start(j)
+		return
+	}
+	for _, id := range j.VMs {
+		s.vms[id].reserved = j
+	}
+	j.state = jMigrating
+	s.migrationsOpen++
+	s.q.Push(sim.Event{Time: s.now + s.p.Overhead, Kind: evMigStart, Ref: int32(j.seq)})
+}
+
+// releaseIdle is §3.2: a VM goes when it is idle with an empty queue, no
+// job waits in the dispatcher and no migration is planned.
+func (s *Sim) releaseIdle() {
+	if s.p.FixedVMs > 0 || len(s.disp) > 0 || s.migrationsOpen > 0 {
+		return
+	}
+	kept := s.pool[:0]
+	for _, v := range s.pool {
+		if v.idle(s.now) && len(v.queue) == 0 {
+			v.released = true
+			v.ReleasedAt = max(s.now, v.LeasedAt)
+			continue
+		}
+		kept = append(kept, v)
+	}
+	clear(s.pool[len(kept):])
+	s.pool = kept
+}
+
+// release lets v go now.
+func (s *Sim) release(v *VM) {
+	v.released = true
+	v.ReleasedAt = max(s.now, v.LeasedAt)
+	for i, x := range s.pool {
+		if x == v {
+			s.pool = append(s.pool[:i], s.pool[i+1:]...)
+			break
+		}
+	}
+}
+
+// Result is what a run measured.
+type Result struct {
+	Jobs                             int
+	MeanResponse, MeanWait, MeanBSLD float64
+	Makespan                         float64
+	Migrations, TasksMoved, Starved  int
+	LeaseTime, Cost, Utilization     float64
+	MaxVMs, VMsLeased                int
+	MeanSize                         float64
+}
+
+// Result computes the metrics (§4): mean response time, mean bounded
+// slowdown max(1, RT / max(τ, e)), total migrations, total lease time
+// Σ (release − lease), cost (lease time per VM rounded up to the billing
+// granularity, × price), utilisation (busy VM time / lease time).
+func (s *Sim) Result() Result {
+	r := Result{Jobs: len(s.jobs), Migrations: s.Migrations, TasksMoved: s.TasksMoved, Starved: s.Starved, MaxVMs: s.MaxPool, VMsLeased: len(s.vms)}
+	first := math.Inf(1)
+	busy := 0.0
+	for _, j := range s.jobs {
+		rt := j.End - j.Arrival
+		r.MeanResponse += rt
+		r.MeanWait += j.Start - j.Arrival
+		r.MeanBSLD += max(1, rt/max(s.p.Tau, j.Service))
+		r.MeanSize += float64(j.Size)
+		r.Makespan = max(r.Makespan, j.End)
+		first = min(first, j.Arrival)
+	}
+	n := float64(len(s.jobs))
+	r.MeanResponse /= n
+	r.MeanWait /= n
+	r.MeanBSLD /= n
+	r.MeanSize /= n
+	r.Makespan -= first
+	for _, v := range s.vms {
+		lt := v.ReleasedAt - v.LeasedAt
+		r.LeaseTime += lt
+		busy += v.busyTime
+		if s.p.Billing > 0 {
+			lt = math.Ceil(lt/s.p.Billing-1e-9) * s.p.Billing
+		}
+		r.Cost += lt * s.p.Price
+	}
+	if r.LeaseTime > 0 {
+		r.Utilization = busy / r.LeaseTime
+	}
+	return r
+}
+
+// Jobs returns the simulated jobs (read only).
+func (s *Sim) Jobs() []*Job { return s.jobs }
+
+// VMs returns the VMs ever leased (read only).
+func (s *Sim) VMs() []*VM { return s.vms }

@@ -1,0 +1,85 @@
+package experiment
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/gridsched/gridsched/report"
+)
+
+// Reference is one number a paper reports for one configuration (for
+// example a cell of seed 003's table 1): the report shows it next to our
+// mean and 95% CI at the configurations matching Where.
+type Reference struct {
+	// Where gives parameter values (grid or zip keys, or policy); every
+	// configuration with these values matches.
+	Where  map[string]any `yaml:"where" json:"where"`
+	Metric string         `yaml:"metric" json:"metric"`
+	Value  float64        `yaml:"value" json:"value"`
+	Source string         `yaml:"source" json:"source,omitempty"`
+}
+
+func (r *Reference) validate(s *Spec) error {
+	if !IsMetric(r.Metric) {
+		return fmt.Errorf("metric: unknown metric %q", r.Metric)
+	}
+	if len(r.Where) == 0 {
+		return fmt.Errorf("where: name the configuration (parameter values)")
+	}
+	for _, k := range sortedKeys(r.Where) {
+		if k != "policy" && s.Grid[k] == nil && s.Zip[k] == nil {
+			return fmt.Errorf("where.%s: not a grid or zip parameter of this experiment", k)
+		}
+	}
+	return nil
+}
+
+// matches reports whether an aggregate's parameters have r's values
+// (numbers compare as numbers: 4 matches 4.0).
+func (r *Reference) matches(a *Agg) bool {
+	if a.Metric != r.Metric {
+		return false
+	}
+	for k, want := range r.Where {
+		got, ok := a.Params[k]
+		if !ok {
+			return false
+		}
+		w := fmt.Sprint(want)
+		if got == w {
+			continue
+		}
+		if x, y := parseNum(got), parseNum(w); math.IsNaN(x) || x != y {
+			return false
+		}
+	}
+	return true
+}
+
+// referenceTable is the report table of a spec's references.
+func referenceTable(s *Spec, aggs []Agg) report.Table {
+	t := report.Table{Title: "The paper's numbers next to ours (mean ± 95% CI half-width, n)", Columns: []string{"configuration", "metric", "paper", "ours", "source"}}
+	for _, r := range s.References {
+		var parts []string
+		keys := sortedKeys(r.Where)
+		sort.Strings(keys)
+		for _, k := range keys {
+			parts = append(parts, shortName(k)+"="+fmt.Sprint(r.Where[k]))
+		}
+		ours := "no run"
+		var found []string
+		for i := range aggs {
+			if a := &aggs[i]; r.matches(a) {
+				found = append(found, fmt.Sprintf("%s ± %s (%d)", num(a.Mean), num(a.HalfWidth), a.N))
+			}
+		}
+		if len(found) > 0 {
+			ours = strings.Join(found, "; ")
+		}
+		t.Rows = append(t.Rows, []string{strings.Join(parts, ", "), r.Metric, strconv.FormatFloat(r.Value, 'g', -1, 64), ours, r.Source})
+	}
+	return t
+}
