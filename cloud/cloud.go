@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"sort"
 
 	"github.com/gridsched/gridsched/model"
@@ -161,8 +162,11 @@ type Sim struct {
 	now   float64
 	err   error
 	jobs  []*Job
-	vms   []*VM  // every VM ever leased, by id
-	pool  []*VM  // the leased ones, by id
+	vms   []*VM // every VM ever leased, by id
+	pool  []*VM // the leased ones, by id
+	rbuf  []*VM // buffers reused between calls
+	obuf  []*Job
+	lbuf  []loaded
 	disp  []*Job // dispatcher queue
 	wait  []*Job // queued jobs, arrival order
 	starv []*Job // starving jobs, by crossing time
@@ -332,14 +336,15 @@ func (s *Sim) alf() float64 {
 	return float64(q) / float64(len(s.pool))
 }
 
-// ready VMs: booted and leased.
+// ready VMs: booted and leased (in a buffer reused by the next call).
 func (s *Sim) ready() []*VM {
-	var out []*VM
+	out := s.rbuf[:0]
 	for _, v := range s.pool {
 		if v.ReadyAt <= s.now {
 			out = append(out, v)
 		}
 	}
+	s.rbuf = out
 	return out
 }
 
@@ -356,16 +361,32 @@ func (s *Sim) dispatch() {
 		s.disp = s.disp[1:]
 		// The k shortest queues: tasks assigned (queued + running), then
 		// VM id.
-		sort.SliceStable(r, func(a, b int) bool { return load(r[a]) < load(r[b]) })
+		ls := s.lbuf[:0]
+		for _, v := range r {
+			ls = append(ls, loaded{load(v), v})
+		}
+		s.lbuf = ls
+		slices.SortFunc(ls, func(a, b loaded) int {
+			if a.n != b.n {
+				return a.n - b.n
+			}
+			return a.v.ID - b.v.ID
+		})
 		j.VMs = j.VMs[:0]
-		for _, v := range r[:j.Size] {
-			v.queue = append(v.queue, j)
-			j.VMs = append(j.VMs, v.ID)
+		for _, x := range ls[:j.Size] {
+			x.v.queue = append(x.v.queue, j)
+			j.VMs = append(j.VMs, x.v.ID)
 		}
 		sort.Ints(j.VMs)
 		j.state = jQueued
 		s.wait = append(s.wait, j)
 	}
+}
+
+// loaded is a VM with its queue length, for shortest-queue dispatch.
+type loaded struct {
+	n int
+	v *VM
 }
 
 func load(v *VM) int {
@@ -411,7 +432,8 @@ func (s *Sim) start(j *Job) {
 // order is the scan order of the gang policy: arrival (AFCFS) or largest
 // first, then arrival (LJFS).
 func (s *Sim) order() []*Job {
-	var out []*Job
+	out := s.obuf[:0]
+	defer func() { s.obuf = out[:0] }()
 	for _, j := range s.wait {
 		if j.state == jQueued {
 			out = append(out, j)
@@ -476,7 +498,7 @@ func (s *Sim) prune() {
 }
 
 func (s *Sim) idleVMs() []*VM {
-	var out []*VM
+	out := make([]*VM, 0, 8)
 	for _, v := range s.pool {
 		if v.idle(s.now) {
 			out = append(out, v)

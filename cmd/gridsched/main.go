@@ -26,8 +26,9 @@ It replays real traces in the Standard Workload Format (SWF) or generated
 workloads (Lublin–Feitelson, grid, reservation and gang models) under classic
 policies (FCFS, EASY and conservative backfilling) and the published systems
 it reproduces (stability-aware EASY on unstable nodes, SRRM/DRRM advance
-reservations), runs parameter sweeps with confidence intervals, and writes
-reports. Start with 'gridsched reproduce --quick'.`,
+reservations, statistical load balancing on hierarchical grids, gang scheduling
+on an elastic cloud), runs parameter sweeps with confidence intervals, and
+writes reports. Start with 'gridsched reproduce --quick'.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
