@@ -299,3 +299,42 @@ func TestMM1(t *testing.T) {
 		}
 	}
 }
+
+// TestReleaseConditions (§3.2), each condition on its own: an idle VM
+// with an empty queue is kept while a job waits in the dispatcher or a
+// migration is planned, and while its queue holds a task; otherwise it
+// goes.
+func TestReleaseConditions(t *testing.T) {
+	mk := func() (*Sim, *VM) {
+		s, err := New(nil, Params{Policy: "afcfs", Migration: "none"}, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.now = 5
+		return s, s.addVM(0, 1)
+	}
+	s, v := mk()
+	s.disp = []*Job{{ID: 9, Size: 1}}
+	if s.releaseIdle(); v.released {
+		t.Error("released while a job waits in the dispatcher")
+	}
+	s, v = mk()
+	s.migrationsOpen = 1
+	if s.releaseIdle(); v.released {
+		t.Error("released while a migration is planned")
+	}
+	s, v = mk()
+	v.queue = []*Job{{ID: 9, Size: 1}}
+	if s.releaseIdle(); v.released {
+		t.Error("released with a queued task")
+	}
+	s, v = mk()
+	v.running = &Job{ID: 9, Size: 1}
+	if s.releaseIdle(); v.released {
+		t.Error("released while running")
+	}
+	s, v = mk()
+	if s.releaseIdle(); !v.released || v.ReleasedAt != 5 || len(s.pool) != 0 {
+		t.Errorf("idle, empty, nothing pending: released %v at %g, pool %d", v.released, v.ReleasedAt, len(s.pool))
+	}
+}
