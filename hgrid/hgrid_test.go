@@ -327,6 +327,7 @@ func TestInvariants(t *testing.T) {
 		p := DefaultParams()
 		p.Period = float64(rapid.IntRange(1, 120).Draw(rt, "period"))
 		p.Standby = rapid.IntRange(0, 2).Draw(rt, "standby")
+		p.RedispatchFactor = float64(rapid.SampledFrom([]int{0, 0, 2, 5}).Draw(rt, "redispatch"))
 		repair := float64(rapid.SampledFrom([]int{0, 600, 7200}).Draw(rt, "repair"))
 		p.Failures.Repair = repair
 		type down struct {
@@ -458,5 +459,69 @@ func TestACOPolicy(t *testing.T) {
 	}
 	if len(got) != 3 || got[0] != 0 || got[1] != 1 || got[2] != 0 {
 		t.Errorf("ACO mapped jobs to leaves %v, want [0 1 0]", got)
+	}
+}
+
+// TestTables (§2.2.1): at each report the grid manager's tables hold,
+// per manager, its running jobs, its throughput over the period and the
+// mean response delay of the jobs it completed. Two 1-CPU jobs of 5 s
+// submitted at 0 complete by the report at 10: 2 jobs / 10 s in total,
+// mean delay 5 s, nothing running.
+func TestTables(t *testing.T) {
+	p := Params{Period: 10, Weights: Weights{"cpu": 0.5, "queue": 0.5}}
+	tr, _ := small(t, p)
+	p.Defaults()
+	j1, j2 := model.NewJob(1, 0, 5, 1), model.NewJob(2, 0, 5, 1)
+	j1.Estimate, j2.Estimate = 5, 5
+	_, pol := run(t, tr, "stat", p, []model.Job{j1, j2})
+	thr, n := 0.0, 0
+	for _, tb := range pol.Tables {
+		if tb.At != 10 || tb.Running != 0 {
+			t.Errorf("table %+v, want the report at 10 with nothing running", tb)
+		}
+		thr += tb.Throughput
+		if !math.IsNaN(tb.MeanDelay) {
+			n++
+			if tb.MeanDelay != 5 {
+				t.Errorf("mean response delay %g, want 5", tb.MeanDelay)
+			}
+		}
+	}
+	if !near(thr, 0.2) || n == 0 {
+		t.Errorf("throughput %g jobs/s over the managers, want 0.2", thr)
+	}
+}
+
+// TestRedispatchSlow (§2.2.1: jobs that run much worse than expected are
+// dispatched again): two 1-CPU leaves, round-robin, reports every second.
+// Job 1 (estimate 10 s, runs 1,000 s) goes to a, job 2 to b, job 3 (at 2)
+// to a, where the tables promise a wait of 8 s. With factor 2 it is
+// dispatched again after 2 + 2·8 = 18, at the report at 19, to b (free
+// since 11), and starts there at 19; without, it waits for job 1 (1,000).
+func TestRedispatchSlow(t *testing.T) {
+	tr, err := Build(TreeSpec{Domains: []DomainSpec{
+		{Name: "a", Nodes: []NodeGroup{{Count: 1}}},
+		{Name: "b", Nodes: []NodeGroup{{Count: 1}}},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mk := func(id int64, at, run float64) model.Job {
+		j := model.NewJob(id, at, run, 1)
+		j.Estimate = 10
+		return j
+	}
+	jobs := []model.Job{mk(1, 0, 1000), mk(2, 1, 10), mk(3, 2, 10)}
+	p := DefaultParams()
+	p.Period, p.RedispatchFactor = 1, 2
+	e, pol := run(t, tr, "round-robin", p, jobs)
+	j3 := e.Jobs()[2]
+	if j3.Start != 19 || tr.LeafOf[j3.Alloc[0].First] != 1 || pol.redispatched != 1 {
+		t.Errorf("job 3 at %g on leaf %d, %d re-dispatched; want 19 on b, 1", j3.Start, tr.LeafOf[j3.Alloc[0].First], pol.redispatched)
+	}
+	p.RedispatchFactor = 0
+	e, _ = run(t, tr, "round-robin", p, jobs)
+	if j3 := e.Jobs()[2]; j3.Start != 1000 {
+		t.Errorf("without re-dispatch job 3 starts at %g, want 1000", j3.Start)
 	}
 }

@@ -31,6 +31,11 @@ type Params struct {
 	// Timeout: a manager that has not reported for longer is declared
 	// failed and its jobs are dispatched again (default 3 periods).
 	Timeout float64 `yaml:"timeout" json:"timeout,omitempty" range:"(0,]"`
+	// RedispatchFactor: a job still waiting at its leaf later than its
+	// dispatch + factor × (the wait the tables promised it, or one period
+	// if more) "runs much worse than expected" (§2.2.1) and is dispatched
+	// again, once; 0 = off.
+	RedispatchFactor float64 `yaml:"redispatch_factor" json:"redispatch_factor,omitempty" range:"[0,]"`
 	// Batch is MinMin's mapping interval (default 30 s).
 	Batch float64 `yaml:"batch" json:"batch,omitempty" range:"(0,]"`
 	// ACO parameters (dispatcher aco).
@@ -175,9 +180,28 @@ type Policy struct {
 
 	forever []bool // managers that failed for good (no repair)
 
+	// Tables is the grid manager's table per top-level manager (§2.2.1):
+	// as of the last report, its running jobs, throughput (jobs
+	// completed per second over the last period) and mean response delay
+	// of those jobs.
+	Tables  []ManagerTable
+	doneN   []int             // completions since the last report, per manager
+	doneRT  []float64         // their summed response times
+	expWait map[int32]float64 // wait the tables promised at dispatch
+	dispAt  map[int32]float64 // time of the last dispatch
+	redone  map[int32]bool
+
 	unfinished                                                 int
 	redispatched, activations, withdrawals, detections, reject int
 	lost                                                       int
+}
+
+// ManagerTable is one row of the grid manager's tables.
+type ManagerTable struct {
+	At         float64 // time of the report
+	Running    int
+	Throughput float64 // jobs per second
+	MeanDelay  float64 // mean response time of the jobs completed in the period (NaN: none)
 }
 
 // move is a job on its way to a leaf, due at a time (a job dispatched
@@ -235,6 +259,12 @@ func New(t *Tree, disp string, p Params, seed uint64) (*Policy, error) {
 	for i := range pol.active {
 		pol.active[i] = i < len(t.Tops)-p.Standby
 	}
+	pol.Tables = make([]ManagerTable, len(t.Tops))
+	pol.doneN = make([]int, len(t.Tops))
+	pol.doneRT = make([]float64, len(t.Tops))
+	pol.expWait = map[int32]float64{}
+	pol.dispAt = map[int32]float64{}
+	pol.redone = map[int32]bool{}
 	for _, n := range t.Platform.Nodes {
 		pol.maxSpeed = max(pol.maxSpeed, n.Speed)
 	}
@@ -345,6 +375,13 @@ func (p *Policy) Notify(v *engine.View, n engine.Notice) {
 		p.dirty = true
 		k, ok := p.where[n.Job.Index]
 		delete(p.where, n.Job.Index)
+		delete(p.expWait, n.Job.Index)
+		delete(p.dispAt, n.Job.Index)
+		if ok && n.Job.State == engine.Completed {
+			m := p.t.Leaves[k].Top
+			p.doneN[m]++
+			p.doneRT[m] += n.Job.End - n.Job.Submit
+		}
 		if ok && p.disp == "aco" && n.Job.State == engine.Completed {
 			exp := n.Job.Est / p.t.Leaves[k].Speed
 			resp := n.Job.End - n.Job.Submit
@@ -468,9 +505,13 @@ func (p *Policy) place(v *engine.View, j *engine.Job, k int) {
 	cost := p.MigrationCost(j, k)
 	p.Log = append(p.Log, Placement{Job: j, Leaf: k, At: now, Cost: cost})
 	p.where[j.Index] = k
+	p.dispAt[j.Index] = now
 	l := p.t.Leaves[k]
 	dur := j.Est / l.Speed
-	placeOn(p.repAvail[k], j.Procs, now+cost, dur)
+	end := placeOn(p.repAvail[k], j.Procs, now+cost, dur)
+	if !math.IsInf(end, 0) {
+		p.expWait[j.Index] = end - dur - now
+	}
 	p.repQ[k] += float64(j.Procs)
 	p.repQWork[k] += float64(j.Procs) * dur
 	p.refreshLeafQueue(k)
@@ -586,10 +627,23 @@ func (p *Policy) tick(v *engine.View) {
 	p.lastTick = now
 	p.dirty = false
 	idx, avail, qp, qw := p.fresh(v)
+	running := make([]int, len(p.t.Tops))
+	for _, j := range v.Running() {
+		running[p.t.Leaves[p.t.LeafOf[j.Alloc[0].First]].Top]++
+	}
 	for m, top := range p.t.Tops {
 		if p.downN[m] > 0 {
 			continue // a failed manager does not report
 		}
+		tb := ManagerTable{At: now, Running: running[m], MeanDelay: math.NaN()}
+		if span := now - p.lastRep[m]; span > 0 {
+			tb.Throughput = float64(p.doneN[m]) / span
+		}
+		if p.doneN[m] > 0 {
+			tb.MeanDelay = p.doneRT[m] / float64(p.doneN[m])
+		}
+		p.Tables[m] = tb
+		p.doneN[m], p.doneRT[m] = 0, 0
 		p.lastRep[m] = now
 		if p.detected[m] {
 			p.detected[m] = false // repaired: it reports again
@@ -603,6 +657,7 @@ func (p *Policy) tick(v *engine.View) {
 		}
 	}
 	p.monitor(v)
+	p.slow(v)
 	// Jobs parked at the grid manager try again.
 	parked := p.gridQ
 	p.gridQ = nil
@@ -661,6 +716,40 @@ func (p *Policy) monitor(v *engine.View) {
 		}
 		p.active[act[w]] = false
 		p.withdrawals++
+	}
+}
+
+// slow re-dispatches, once, the jobs waiting at a leaf much longer than
+// the tables promised when they were dispatched (§2.2.1, "执行性能比预期
+// 要差"): later than dispatch + factor × max(promised wait, period).
+func (p *Policy) slow(v *engine.View) {
+	f := p.p.RedispatchFactor
+	if f <= 0 {
+		return
+	}
+	now := v.Now()
+	for k := range p.leafQ {
+		kept := p.leafQ[k][:0]
+		var out []*engine.Job
+		for _, j := range p.leafQ[k] {
+			w, ok := p.expWait[j.Index]
+			if ok && !p.redone[j.Index] && now > p.dispAt[j.Index]+f*max(w, p.p.Period) {
+				out = append(out, j)
+				continue
+			}
+			kept = append(kept, j)
+		}
+		p.leafQ[k] = kept
+		for _, j := range out {
+			p.redone[j.Index] = true
+			delete(p.where, j.Index)
+			p.redispatched++
+			if p.disp == "minmin" {
+				p.pending = append(p.pending, j)
+				continue
+			}
+			p.dispatch(v, j)
+		}
 	}
 }
 
