@@ -291,7 +291,8 @@ func TestACOChoose(t *testing.T) {
 }
 
 // TestInvariants (property): on the 109-node grid with random seed-004
-// workloads, dispatchers, reporting periods and manager failures: every
+// workloads, dispatchers, reporting periods and manager failures: no job
+// is dispatched to a withdrawn manager or one declared failed; every
 // job completes exactly once; no job starts on a failed manager's node
 // while it is down; a job that runs away from its submission site starts
 // no earlier than its dispatch plus its migration cost, and one at home
@@ -350,6 +351,9 @@ func TestInvariants(t *testing.T) {
 		last := map[int64]Placement{}
 		for _, pl := range pol.Log {
 			last[pl.Job.ID] = pl
+			if !pl.Eligible {
+				rt.Fatalf("%s: job %d dispatched at %g to a manager on standby or declared failed", disp, pl.Job.ID, pl.At)
+			}
 		}
 		for i, j := range e.Jobs() {
 			if j.State == engine.Dropped && repair == 0 {

@@ -131,6 +131,10 @@ type Placement struct {
 	Leaf int
 	At   float64
 	Cost float64
+	// Eligible records that the leaf's manager was active (not on
+	// standby, not declared failed) at the dispatch: the invariant the
+	// property test checks.
+	Eligible bool
 }
 
 const (
@@ -503,7 +507,8 @@ func (p *Policy) hopeless(j *engine.Job) bool {
 func (p *Policy) place(v *engine.View, j *engine.Job, k int) {
 	now := v.Now()
 	cost := p.MigrationCost(j, k)
-	p.Log = append(p.Log, Placement{Job: j, Leaf: k, At: now, Cost: cost})
+	top := p.t.Leaves[k].Top
+	p.Log = append(p.Log, Placement{Job: j, Leaf: k, At: now, Cost: cost, Eligible: p.active[top] && !p.detected[top]})
 	p.where[j.Index] = k
 	p.dispAt[j.Index] = now
 	l := p.t.Leaves[k]
