@@ -391,3 +391,33 @@ metrics: [mean_response, lease_time, cpe, migrations]
 		t.Errorf("not deterministic: %v then %v (%v)", l, again, err)
 	}
 }
+
+// TestAbsentMetrics: a metric a run does not report (CPE of an AFCFS run,
+// η without failures) is neither averaged as a zero nor written as one.
+func TestAbsentMetrics(t *testing.T) {
+	rows := []Row{
+		{ConfigIndex: 0, ConfigID: "a", Params: map[string]string{"policy": "a"}, Metrics: map[string]float64{"mean_wait": 1}},
+		{ConfigIndex: 1, ConfigID: "b", Params: map[string]string{"policy": "b"}, Metrics: map[string]float64{"mean_wait": 2, "cpe": -0.5}},
+		{ConfigIndex: 1, ConfigID: "b", Params: map[string]string{"policy": "b"}, Rep: 1, Metrics: map[string]float64{"mean_wait": 4}},
+	}
+	aggs := Aggregate(rows, []string{"mean_wait", "cpe"})
+	for _, a := range aggs {
+		if a.Metric == "cpe" && (a.ConfigID != "b" || a.N != 1 || a.Mean != -0.5) {
+			t.Errorf("cpe aggregate %+v: want only config b, one value, -0.5", a)
+		}
+	}
+	if len(aggs) != 3 {
+		t.Errorf("%d aggregates, want 3 (no cpe for a)", len(aggs))
+	}
+	var b bytes.Buffer
+	if err := WriteRuns(&b, rows[:1]); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(b.String()), "\n")
+	head, row := strings.Split(lines[0], ","), strings.Split(lines[1], ",")
+	for i, h := range head {
+		if h == "cpe" && row[i] != "" {
+			t.Errorf("absent cpe written as %q", row[i])
+		}
+	}
+}

@@ -97,7 +97,9 @@ func WriteRuns(w io.Writer, rows []Row) error {
 		b = append(b, r.Seed...)
 		for _, m := range MetricNames() {
 			b = append(b, ',')
-			b = fmtNum(b, r.Metrics[m])
+			if v, ok := r.Metrics[m]; ok { // absent (the run has no such metric): empty
+				b = fmtNum(b, v)
+			}
 		}
 		b = append(b, '\n')
 		if _, err := bw.Write(b); err != nil {

@@ -281,7 +281,9 @@ func Aggregate(rows []Row, metrics []string) []Agg {
 			groups[r.ConfigIndex] = g
 		}
 		for _, m := range metrics {
-			g.vals[m] = append(g.vals[m], r.Metrics[m])
+			if v, ok := r.Metrics[m]; ok { // a metric a run does not have is not a zero
+				g.vals[m] = append(g.vals[m], v)
+			}
 		}
 	}
 	idx := make([]int, 0, len(groups))
@@ -293,6 +295,9 @@ func Aggregate(rows []Row, metrics []string) []Agg {
 	for _, i := range idx {
 		g := groups[i]
 		for _, m := range metrics {
+			if len(g.vals[m]) == 0 {
+				continue
+			}
 			mean, sd, hw := CI95(g.vals[m])
 			out = append(out, Agg{ConfigIndex: g.index, ConfigID: g.id, Params: g.params, Metric: m, N: len(g.vals[m]), Mean: mean, SD: sd, HalfWidth: hw})
 		}
