@@ -26,6 +26,7 @@ type resolvedEntry struct {
 	rc     *RunConfig
 	model  *gen.Model
 	params any
+	hier   *simulate.Hierarchy // the hierarchical grid, built once (read only in runs)
 	err    error
 }
 
@@ -44,6 +45,9 @@ func (c *Cache) resolve(s *Spec, cfg *Config) (*resolvedEntry, error) {
 		e.rc, e.err = cfg.Resolve(s)
 		if e.err == nil && e.rc.Workload.Model != "" {
 			e.model, e.params, e.err = e.rc.modelParams()
+		}
+		if e.err == nil && e.rc.Hierarchy != nil {
+			e.hier, e.err = e.rc.Hierarchy.build()
 		}
 		if f, ok := e.params.(*gen.TraceReservationFile); ok && e.err == nil && f.Trace != "" {
 			// Load the trace once per spec, not once per run.

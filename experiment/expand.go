@@ -372,13 +372,9 @@ func (s *Spec) Execute(r Run, cache *Cache) (map[string]float64, error) {
 	if p := buildPlatform(&rc.Platform, r.Seed); p != nil {
 		cfg.Platform = p
 	}
-	if rc.Hierarchy != nil {
-		h, err := rc.Hierarchy.build()
-		if err != nil {
-			return nil, err
-		}
-		cfg.Hierarchy = h
-		cfg.Platform = h.Tree.Platform
+	if res.hier != nil {
+		cfg.Hierarchy = res.hier
+		cfg.Platform = res.hier.Tree.Platform
 	}
 	var wl *workload.Workload
 	var plat *model.Platform

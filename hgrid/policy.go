@@ -747,13 +747,7 @@ func (p *Policy) slow(v *engine.View) {
 		p.leafQ[k] = kept
 		for _, j := range out {
 			p.redone[j.Index] = true
-			delete(p.where, j.Index)
-			p.redispatched++
-			if p.disp == "minmin" {
-				p.pending = append(p.pending, j)
-				continue
-			}
-			p.dispatch(v, j)
+			p.again(v, j)
 		}
 	}
 }
@@ -775,14 +769,20 @@ func (p *Policy) redispatch(v *engine.View, m int) {
 	}
 	sort.SliceStable(jobs, func(a, b int) bool { return jobs[a].Index < jobs[b].Index })
 	for _, j := range jobs {
-		delete(p.where, j.Index)
-		p.redispatched++
-		if p.disp == "minmin" {
-			p.pending = append(p.pending, j)
-			continue
-		}
-		p.dispatch(v, j)
+		p.again(v, j)
 	}
+}
+
+// again sends a job back through the dispatcher (MinMin: into the next
+// batch), counting it as re-dispatched.
+func (p *Policy) again(v *engine.View, j *engine.Job) {
+	delete(p.where, j.Index)
+	p.redispatched++
+	if p.disp == "minmin" {
+		p.pending = append(p.pending, j)
+		return
+	}
+	p.dispatch(v, j)
 }
 
 // Schedule implements engine.Policy: leaf managers start jobs FCFS on
