@@ -7,15 +7,20 @@
 // state and applies it; an invalid action stops the run with an error, so
 // a buggy policy is visible instead of silently wrong.
 //
-// Same-time convention (that of the Parallel Workloads Archive group's
-// reference simulator, pyss): a job occupies its processors over
-// [start, end), so processors freed at t can be used by a job starting at
-// t; events at one instant are handled in class order
+// Same-time convention: a job occupies its processors over [start, end),
+// so processors freed at t can be used by a job starting at t; events at
+// one instant are handled in class order
 //
 //	estimate expiry < arrival < completion < platform change < timer
 //
 // and, within a class, in the order they were created (arrivals in trace
-// order). The policy is consulted after every event.
+// order). How the policy is consulted at an instant is the policy's choice
+// (see Consultation): by default after every event; a policy that asks for
+// SettledInstants is not consulted while another completion at the same
+// instant is still to be handled, so it never decides on a state in which
+// some of the jobs that end at t have released their processors and others
+// have not. EveryEventCompletionsFirst handles completions before arrivals
+// at an instant and consults the policy after every event (CQSim's order).
 package engine
 
 import (
@@ -124,6 +129,36 @@ type Policy interface {
 	Schedule(v *View, p *Plan)
 }
 
+// Consultation says when the engine consults a policy (calls Schedule) at
+// an instant where several events happen. A policy chooses by implementing
+// ConsultingPolicy; one that does not is consulted after every event.
+type Consultation uint8
+
+const (
+	// EveryEvent: Schedule after every event, events in class order
+	// (arrivals before completions at an instant).
+	EveryEvent Consultation = iota
+	// SettledInstants: Schedule after every event except while another
+	// completion at the same instant is still to be handled. At t the
+	// policy therefore decides only once every job that ends at t (by its
+	// estimate or earlier) has released its processors; the order in which
+	// same-time completions are handled cannot change its decisions.
+	// Arrivals at t come before completions at t, so their pass is the one
+	// after the last completion at t.
+	SettledInstants
+	// EveryEventCompletionsFirst: Schedule after every event, with
+	// completions at an instant handled before arrivals at that instant
+	// (the order and the consultation of CQSim's Cqsim_sim.py).
+	EveryEventCompletionsFirst
+)
+
+// ConsultingPolicy is a Policy that chooses its Consultation. The engine
+// asks once, when it is created.
+type ConsultingPolicy interface {
+	Policy
+	Consultation() Consultation
+}
+
 // Observer records what happens. Observers must not change the simulation.
 type Observer interface {
 	JobSubmitted(now float64, j *Job)
@@ -150,7 +185,8 @@ type Options struct {
 }
 
 const (
-	classExpiry sim.Class = iota
+	classExpiry   sim.Class = iota
+	classEndFirst           // completions under EveryEventCompletionsFirst
 	classArrival
 	classEnd
 	classPlatform
@@ -183,6 +219,14 @@ type Engine struct {
 	err    error
 	quiet  bool // the last event was for hooks only: skip the policy
 
+	settled  bool      // consult the policy only on settled instants
+	endClass sim.Class // class of completion events
+
+	// permuteEnds, when set (tests only), shuffles the handling order of
+	// the completions that share an instant.
+	permuteEnds func(n int, swap func(i, j int))
+	permutedAt  float64
+
 	jobs     []*Job
 	arrivals []*Job // the initial workload, sorted by submit time
 	next     int    // next arrival
@@ -209,7 +253,15 @@ type Engine struct {
 // jobs are copied and stably sorted by submit time (arrival order is the
 // sorted order; equal submit times keep their input order).
 func New(p *model.Platform, jobs []model.Job, pol Policy, opts Options) *Engine {
-	e := &Engine{policy: pol, opts: opts, periods: map[int64]float64{}}
+	e := &Engine{policy: pol, opts: opts, periods: map[int64]float64{}, endClass: classEnd, permutedAt: math.NaN()}
+	if cp, ok := pol.(ConsultingPolicy); ok {
+		switch cp.Consultation() {
+		case SettledInstants:
+			e.settled = true
+		case EveryEventCompletionsFirst:
+			e.endClass = classEndFirst
+		}
+	}
 	e.view.e = e
 	e.plan.e = e
 	store := make([]Job, len(jobs))
@@ -375,6 +427,9 @@ func (e *Engine) RunUntil(t float64) error {
 			if e.q.Peek().Time > t {
 				return e.err
 			}
+			if e.permuteEnds != nil {
+				e.permuteSameTimeEnds()
+			}
 			ev := e.pop()
 			e.now = ev.Time
 			e.handle(&ev)
@@ -393,12 +448,56 @@ func (e *Engine) RunUntil(t float64) error {
 			e.quiet = false
 			continue
 		}
+		if e.settled && e.completionPending() {
+			// Another job ends at this instant: decide once it has too.
+			for _, o := range e.obs {
+				o.Sample(e.now, e.availPEs-e.freePEs, e.availPEs, e.queued)
+			}
+			continue
+		}
 		e.policy.Schedule(&e.view, &e.plan)
 		for _, o := range e.obs {
 			o.Sample(e.now, e.availPEs-e.freePEs, e.availPEs, e.queued)
 		}
 	}
 	return e.err
+}
+
+// permuteSameTimeEnds re-pushes the live completions that share the next
+// event's instant in an order chosen by permuteEnds (once per instant).
+func (e *Engine) permuteSameTimeEnds() {
+	top := *e.q.Peek()
+	if top.Kind != kindEnd || top.Time == e.permutedAt {
+		return
+	}
+	e.permutedAt = top.Time
+	var buf []sim.Event
+	for e.q.Len() > 0 && e.q.Peek().Time == top.Time && e.q.Peek().Class == top.Class {
+		if e.stale(e.q.Peek()) {
+			e.pop()
+			continue
+		}
+		buf = append(buf, e.pop())
+	}
+	e.permuteEnds(len(buf), func(i, j int) { buf[i], buf[j] = buf[j], buf[i] })
+	for _, ev := range buf {
+		e.push(ev)
+	}
+}
+
+// completionPending reports whether a job's completion at the current
+// instant is still to be handled. Completions come after arrivals and
+// before platform events and timers at an instant, so it is enough to look
+// at the first live event in the queue.
+func (e *Engine) completionPending() bool {
+	for e.q.Len() > 0 && e.stale(e.q.Peek()) {
+		e.pop()
+	}
+	if e.q.Len() == 0 {
+		return false
+	}
+	top := e.q.Peek()
+	return top.Time == e.now && top.Kind == kindEnd
 }
 
 func (e *Engine) pop() sim.Event {
@@ -661,7 +760,7 @@ func (e *Engine) scheduleEnd(j *Job) {
 		}
 	}
 	j.End = end
-	e.push(sim.Event{Time: end, Class: classEnd, Kind: kindEnd, Ref: j.Index, Ver: j.ver})
+	e.push(sim.Event{Time: end, Class: e.endClass, Kind: kindEnd, Ref: j.Index, Ver: j.ver})
 }
 
 // Stretch multiplies the remaining run time of a running job by factor

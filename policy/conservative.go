@@ -35,7 +35,13 @@ type Conservative struct {
 	OnReserve func(j *engine.Job, start float64)
 }
 
-var _ engine.Policy = (*Conservative)(nil)
+var _ engine.ConsultingPolicy = (*Conservative)(nil)
+
+// Consultation implements engine.ConsultingPolicy: compression at t sees
+// every job that ends at t released, so the order in which the engine
+// handles same-time completions cannot decide which queued job moves
+// into the freed processors.
+func (c *Conservative) Consultation() engine.Consultation { return engine.SettledInstants }
 
 // NewConservative returns conservative backfilling using sel for node
 // selection.

@@ -22,10 +22,20 @@ import (
 //
 // With estimates that are upper bounds the head never starts later than
 // its shadow time; other queued jobs can be delayed.
+//
+// "After every event" is, by default, after every settled instant
+// (engine.SettledInstants): when several jobs end at t, EASY decides once
+// all of them have released their processors, so the order in which the
+// engine handles same-time completions cannot change a schedule. The
+// reference simulator pyss reaches the same state for completions at
+// their estimates (its plan counts every job with start + estimate <= t as
+// free at t). NewEASYPerEvent is the reading in which EASY is consulted
+// after each single event, completions before arrivals (CQSim's order).
 type EASY struct {
-	sel NodeSelector
-	q   queue
-	run runningSet
+	sel     NodeSelector
+	q       queue
+	run     runningSet
+	consult engine.Consultation
 
 	// OnShadow, if set, is called with the queue head and its shadow time
 	// each time a new job becomes the blocked head (for tests and traces).
@@ -33,10 +43,23 @@ type EASY struct {
 	lastHead *engine.Job
 }
 
-var _ engine.Policy = (*EASY)(nil)
+var _ engine.ConsultingPolicy = (*EASY)(nil)
 
-// NewEASY returns EASY backfilling using sel for node selection.
-func NewEASY(sel NodeSelector) *EASY { return &EASY{sel: sel, run: newRunningSet()} }
+// NewEASY returns EASY backfilling using sel for node selection, consulted
+// on settled instants.
+func NewEASY(sel NodeSelector) *EASY {
+	return &EASY{sel: sel, run: newRunningSet(), consult: engine.SettledInstants}
+}
+
+// NewEASYPerEvent returns EASY consulted after every single event, with
+// same-time completions handled before arrivals and a pass after each
+// (engine.EveryEventCompletionsFirst), as CQSim does.
+func NewEASYPerEvent(sel NodeSelector) *EASY {
+	return &EASY{sel: sel, run: newRunningSet(), consult: engine.EveryEventCompletionsFirst}
+}
+
+// Consultation implements engine.ConsultingPolicy.
+func (e *EASY) Consultation() engine.Consultation { return e.consult }
 
 func (e *EASY) Notify(v *engine.View, n engine.Notice) {
 	switch n.Kind {

@@ -9,10 +9,16 @@ type FCFS struct {
 	q   queue
 }
 
-var _ engine.Policy = (*FCFS)(nil)
+var _ engine.ConsultingPolicy = (*FCFS)(nil)
 
 // NewFCFS returns an FCFS policy using sel for node selection.
 func NewFCFS(sel NodeSelector) *FCFS { return &FCFS{sel: sel} }
+
+// Consultation implements engine.ConsultingPolicy: FCFS decides once every
+// job ending at an instant has released its processors. Its start times
+// would be the same either way (it never starts out of order); the nodes
+// it picks would not.
+func (f *FCFS) Consultation() engine.Consultation { return engine.SettledInstants }
 
 func (f *FCFS) Notify(v *engine.View, n engine.Notice) {
 	switch n.Kind {

@@ -52,7 +52,8 @@ func Describe(name string) string { return descriptions[name] }
 
 func init() {
 	Register("fcfs", "first come, first served: start jobs in arrival order, never out of order", func(sel NodeSelector) engine.Policy { return NewFCFS(sel) })
-	Register("easy", "EASY backfilling (Lifka 1995; Mu'alem & Feitelson 2001): only the queue head holds a reservation", func(sel NodeSelector) engine.Policy { return NewEASY(sel) })
+	Register("easy", "EASY backfilling (Lifka 1995; Mu'alem & Feitelson 2001): only the queue head holds a reservation; decides once every job ending at an instant has released its processors", func(sel NodeSelector) engine.Policy { return NewEASY(sel) })
+	Register("easy-per-event", "EASY backfilling consulted after every single event, completions before arrivals at an instant (CQSim's order): same-time completions are seen one at a time", func(sel NodeSelector) engine.Policy { return NewEASYPerEvent(sel) })
 	Register("conservative", "conservative backfilling (Mu'alem & Feitelson 2001): every job holds a reservation, compressed when jobs end early", func(sel NodeSelector) engine.Policy { return NewConservative(sel) })
 }
 
