@@ -33,7 +33,7 @@ import (
 // after each single event, completions before arrivals (CQSim's order).
 type EASY struct {
 	sel     NodeSelector
-	q       queue
+	q       qindex // waiting jobs, indexed for the backfill pass
 	run     runningSet
 	consult engine.Consultation
 
@@ -64,10 +64,10 @@ func (e *EASY) Consultation() engine.Consultation { return e.consult }
 func (e *EASY) Notify(v *engine.View, n engine.Notice) {
 	switch n.Kind {
 	case engine.NoticeSubmitted:
-		e.q = e.q.insert(n.Job)
+		e.q.add(n.Job)
 	case engine.NoticeRequeued:
 		e.run.stopped(n.Job)
-		e.q = e.q.insert(n.Job)
+		e.q.add(n.Job)
 	case engine.NoticeEnded:
 		e.run.stopped(n.Job)
 	case engine.NoticeEstimateExtended:
@@ -96,51 +96,41 @@ func (e *EASY) shadow(v *engine.View, head *engine.Job) (float64, int) {
 }
 
 func (e *EASY) Schedule(v *engine.View, p *engine.Plan) {
-	started := 0
-	for _, j := range e.q {
-		if !e.start(v, p, j) {
-			break
-		}
-		started++
+	h := e.q.first()
+	for h >= 0 && e.start(v, p, e.q.jobs[h]) {
+		e.q.del(h)
+		h = e.q.first()
 	}
-	e.q = e.q[started:]
-	if e.OnShadow != nil && len(e.q) > 0 && e.q[0] != e.lastHead {
-		e.lastHead = e.q[0]
-		sh, _ := e.shadow(v, e.q[0])
-		e.OnShadow(e.q[0], sh)
-	}
-	if len(e.q) < 2 || v.FreePEs() == 0 {
+	if h < 0 {
 		return
 	}
-	shadow, extra := e.shadow(v, e.q[0])
+	head := e.q.jobs[h]
+	if e.OnShadow != nil && head != e.lastHead {
+		e.lastHead = head
+		sh, _ := e.shadow(v, head)
+		e.OnShadow(head, sh)
+	}
+	free := v.FreePEs()
+	if e.q.count < 2 || free == 0 {
+		return
+	}
+	shadow, extra := e.shadow(v, head)
 	now := v.Now()
-	w := 1
-	for i := 1; i < len(e.q); i++ {
-		free := v.FreePEs()
-		if free == 0 {
-			if w != i {
-				w += copy(e.q[w:], e.q[i:])
-			} else {
-				w = len(e.q)
+	// The rest of the queue in arrival order; the index skips the jobs
+	// that cannot start now (too wide, or too long and wider than the
+	// extra processors).
+	for i := e.q.next(h+1, free, extra, now, shadow); i >= 0; i = e.q.next(i+1, free, extra, now, shadow) {
+		j := e.q.jobs[i]
+		if now+j.Est <= shadow {
+			if e.start(v, p, j) {
+				e.q.del(i)
 			}
+		} else if e.start(v, p, j) { // j.Procs <= extra
+			extra -= j.Procs
+			e.q.del(i)
+		}
+		if free = v.FreePEs(); free == 0 {
 			break
 		}
-		j := e.q[i]
-		if j.Procs <= free {
-			if now+j.Est <= shadow {
-				if e.start(v, p, j) {
-					continue
-				}
-			} else if j.Procs <= extra {
-				if e.start(v, p, j) {
-					extra -= j.Procs
-					continue
-				}
-			}
-		}
-		e.q[w] = j
-		w++
 	}
-	clear(e.q[w:])
-	e.q = e.q[:w]
 }

@@ -214,3 +214,25 @@ func TestPropertyConservativeReservation(t *testing.T) {
 		}
 	})
 }
+
+// TestPropertyEASYIndexEqualsScan: the indexed backfill pass makes the
+// same decisions as a scan of the whole queue (the pre-index EASY, kept
+// as an oracle): same start times and same processors for every job, on
+// random platforms (multi-processor nodes included, where a job that
+// fits in the free count may still not be placeable) with every kind of
+// estimate and both overrun options.
+func TestPropertyEASYIndexEqualsScan(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		kind := estimateKind(rapid.IntRange(0, 2).Draw(t, "estimates"))
+		o := engine.Overrun(rapid.IntRange(0, 1).Draw(t, "overrun"))
+		p, jobs := genCase(t, kind)
+		a := simulate(t, p, jobs, policy.NewEASY(policy.FirstFit{}), o)
+		b := simulate(t, p, jobs, policy.NewLinearEASY(policy.FirstFit{}), o)
+		for i, j := range a.Jobs() {
+			k := b.Jobs()[i]
+			if j.Start != k.Start || j.Alloc.String() != k.Alloc.String() {
+				t.Fatalf("job %d: indexed EASY starts at %g on %s, the scan at %g on %s", j.ID, j.Start, j.Alloc, k.Start, k.Alloc)
+			}
+		}
+	})
+}

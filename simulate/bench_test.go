@@ -55,3 +55,27 @@ func BenchmarkGenerated1M(b *testing.B) {
 }
 
 var _ = workload.SkipTooWide
+
+// BenchmarkOverloaded simulates built-in jobs on 1,024 processors at
+// offered load 0.8 and 1.03 under EASY: the queue grows without bound at
+// 1.03, so a backfill pass that scans the whole queue would make the run
+// quadratic (issue 19). Compare jobs/s of the two loads.
+func BenchmarkOverloaded(b *testing.B) {
+	for _, load := range []float64{0.8, 1.03} {
+		for _, pol := range []string{"easy"} {
+			b.Run(fmt.Sprintf("load%.2f/%s", load, pol), func(b *testing.B) {
+				const n = 200_000
+				for i := 0; i < b.N; i++ {
+					r, err := Run(Config{Policy: pol, BuiltinJobs: n, BuiltinLoad: load, Platform: model.Uniform("1024", 1024, 1), Nodes: 1024})
+					if err != nil {
+						b.Fatal(err)
+					}
+					if r.Summary.Completed != n {
+						b.Fatalf("completed %d", r.Summary.Completed)
+					}
+				}
+				b.ReportMetric(n*float64(b.N)/b.Elapsed().Seconds(), "jobs/s")
+			})
+		}
+	}
+}
