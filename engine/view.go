@@ -36,6 +36,10 @@ func (v *View) NodeUp(n int) bool { return v.e.up[n] }
 // idle processor, or -1. It costs O(log₆₄ nodes).
 func (v *View) NextFreeNode(n int) int { return v.e.freeSet.next(n) }
 
+// NumJobs is the number of jobs the simulation knows so far (the initial
+// workload plus jobs submitted since): job indices are below it.
+func (v *View) NumJobs() int { return len(v.e.jobs) }
+
 // Running returns the running jobs in no particular order. The slice must
 // not be modified or kept.
 func (v *View) Running() []*Job { return v.e.running }

@@ -64,6 +64,7 @@ func (e *EASY) Consultation() engine.Consultation { return e.consult }
 func (e *EASY) Notify(v *engine.View, n engine.Notice) {
 	switch n.Kind {
 	case engine.NoticeSubmitted:
+		e.q.reserve(v.NumJobs())
 		e.q.add(n.Job)
 	case engine.NoticeRequeued:
 		e.run.stopped(n.Job)

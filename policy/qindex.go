@@ -18,9 +18,18 @@ type qindex struct {
 	est   []float64 // 2n: minimum estimate in the subtree (+Inf: none)
 	jobs  []*engine.Job
 	count int
+	lo    int // no job is queued below this index
 }
 
 const noProcs = math.MaxInt32
+
+// reserve sizes the index for job indices below n (the engine's job
+// count), so that it does not grow by doubling during the run.
+func (x *qindex) reserve(n int) {
+	if x.n == 0 && n > 0 {
+		x.grow(n - 1)
+	}
+}
 
 func (x *qindex) grow(i int) {
 	if i < x.n {
@@ -56,9 +65,16 @@ func (x *qindex) pull(k int) {
 	x.est[k] = min(x.est[2*k], x.est[2*k+1])
 }
 
+// fix updates the minima above leaf i, stopping where they no longer
+// change.
 func (x *qindex) fix(i int) {
 	for k := (x.n + i) / 2; k >= 1; k /= 2 {
-		x.pull(k)
+		p := min(x.procs[2*k], x.procs[2*k+1])
+		e := min(x.est[2*k], x.est[2*k+1])
+		if p == x.procs[k] && e == x.est[k] {
+			return
+		}
+		x.procs[k], x.est[k] = p, e
 	}
 }
 
@@ -69,6 +85,7 @@ func (x *qindex) add(j *engine.Job) {
 	if x.jobs[i] == nil {
 		x.count++
 	}
+	x.lo = min(x.lo, i)
 	x.jobs[i] = j
 	x.procs[x.n+i] = int32(j.Procs)
 	x.est[x.n+i] = j.Est
@@ -87,20 +104,17 @@ func (x *qindex) del(i int) {
 	x.fix(i)
 }
 
-// first returns the smallest queued index, or -1.
+// first returns the smallest queued index, or -1. The queue head rarely
+// moves back (only a requeued job does), so a lower bound kept from call
+// to call makes this amortized O(1).
 func (x *qindex) first() int {
 	if x.count == 0 {
 		return -1
 	}
-	k := 1
-	for k < x.n {
-		if x.procs[2*k] != noProcs {
-			k = 2 * k
-		} else {
-			k = 2*k + 1
-		}
+	for x.jobs[x.lo] == nil {
+		x.lo++
 	}
-	return k - x.n
+	return x.lo
 }
 
 // next returns the smallest queued index >= from whose job may backfill:
@@ -113,19 +127,40 @@ func (x *qindex) next(from, free, extra int, now, shadow float64) int {
 	if from >= x.n || x.count == 0 {
 		return -1
 	}
-	return x.find(1, 0, x.n, from, int32(free), int32(min(free, extra)), now, shadow)
+	f, b := int32(free), int32(min(free, extra))
+	// Climb from the leaf: each time the path is a left child, the right
+	// sibling covers the indices that come next, in order.
+	k := x.n + from
+	if x.may(k, f, b, now, shadow) {
+		return from
+	}
+	for ; k > 1; k /= 2 {
+		if k&1 == 0 {
+			if i := x.leftmost(k+1, f, b, now, shadow); i >= 0 {
+				return i
+			}
+		}
+	}
+	return -1
 }
 
-func (x *qindex) find(k, lo, hi, from int, free, both int32, now, shadow float64) int {
-	if hi <= from || x.procs[k] > free || (x.procs[k] > both && now+x.est[k] > shadow) {
+// may reports whether subtree k may hold a job that can backfill (exact
+// at a leaf).
+func (x *qindex) may(k int, free, both int32, now, shadow float64) bool {
+	return x.procs[k] <= free && (x.procs[k] <= both || now+x.est[k] <= shadow)
+}
+
+// leftmost returns the smallest index in subtree k whose job can
+// backfill, or -1.
+func (x *qindex) leftmost(k int, free, both int32, now, shadow float64) int {
+	if !x.may(k, free, both, now, shadow) {
 		return -1
 	}
 	if k >= x.n {
 		return k - x.n
 	}
-	mid := (lo + hi) / 2
-	if i := x.find(2*k, lo, mid, from, free, both, now, shadow); i >= 0 {
+	if i := x.leftmost(2*k, free, both, now, shadow); i >= 0 {
 		return i
 	}
-	return x.find(2*k+1, mid, hi, from, free, both, now, shadow)
+	return x.leftmost(2*k+1, free, both, now, shadow)
 }
