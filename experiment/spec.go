@@ -21,6 +21,7 @@ import (
 	"github.com/gridsched/gridsched/gen"
 	"github.com/gridsched/gridsched/hgrid"
 	"github.com/gridsched/gridsched/internal/yamlx"
+	"github.com/gridsched/gridsched/model"
 	"github.com/gridsched/gridsched/policy"
 	"github.com/gridsched/gridsched/unstable"
 )
@@ -348,16 +349,150 @@ func (s *Spec) validate(sc *yamlx.Schema) []error {
 	if s.Plot.X != "" && s.Grid[s.Plot.X] == nil && s.Zip[s.Plot.X] == nil {
 		bad("plot.x", "%q is not a grid or zip parameter", s.Plot.X)
 	}
-	if len(errs) == 0 {
-		// Every configuration must build: catches model parameter errors.
-		for _, c := range s.Configs() {
-			if _, err := c.Resolve(s); err != nil {
-				errs = append(errs, fmt.Errorf("%s: configuration %s: %w", sc.Source, c.ID, err))
-				break
+	// Sizes: refused before anything is built (a billion jobs, nodes or
+	// configurations would exhaust memory).
+	if w.Jobs > MaxJobs {
+		bad("workload.jobs", "%d jobs is over the limit of %d (raise it with --max-jobs)", w.Jobs, MaxJobs)
+	}
+	if err := model.CheckNodes("", s.Platform.Nodes); err != nil {
+		bad("platform.nodes", "%d nodes is over the limit of %d (raise it with --max-nodes)", s.Platform.Nodes, model.MaxNodes)
+	}
+	if r.Count > MaxReplications {
+		bad("replications.count", "%d replications is over the limit of %d (raise it with --max-runs)", r.Count, MaxReplications)
+	}
+	if r.Max > MaxReplications {
+		bad("replications.max", "%d replications is over the limit of %d (raise it with --max-runs)", r.Max, MaxReplications)
+	}
+	// Every value of a grid or zip list is checked alone against the
+	// schema of what it sets: the error points at the value in the spec.
+	for _, part := range []struct {
+		name string
+		m    map[string][]any
+	}{{"grid", s.Grid}, {"zip", s.Zip}} {
+		for _, k := range sortedKeys(part.m) {
+			if k == "policy" || strings.HasPrefix(k, "workload.params.") || !knownParam(k) {
+				continue
+			}
+			for i, v := range part.m[k] {
+				path := fmt.Sprintf("%s.%s[%d]", part.name, k, i)
+				if err := checkValue(k, v); err != nil {
+					bad(path, "%v", err)
+				}
 			}
 		}
 	}
+	n, ok := s.ConfigCount()
+	if !ok || n > MaxConfigs {
+		what := fmt.Sprintf("%d", n)
+		if !ok {
+			what = "more than 2^62"
+		}
+		bad("grid", "the sweep has %s configurations, over the limit of %d (raise it with --max-runs)", what, MaxConfigs)
+	} else if r.Count > 0 && n*r.Count > MaxRuns || r.Max > 0 && n*r.Max > MaxRuns {
+		bad("replications", "%d configurations × %d replications is over the limit of %d runs (raise it with --max-runs)", n, max(r.Count, r.Max), MaxRuns)
+	}
+	if len(errs) == 0 {
+		// Every configuration must build: catches model parameter errors.
+		// At most a few failing configurations are named.
+		const most = 5
+		failed := 0
+		for _, c := range s.Configs() {
+			rc, err := c.Resolve(s)
+			if err == nil {
+				err = rc.checkRanges()
+			}
+			if err != nil {
+				failed++
+				if failed <= most {
+					errs = append(errs, fmt.Errorf("%s: configuration %s: %w", sc.Source, c.ID, err))
+				}
+			}
+		}
+		if failed > most {
+			errs = append(errs, fmt.Errorf("%s: %d more configurations fail", sc.Source, failed-most))
+		}
+	}
 	return errs
+}
+
+// Limits on the size of an experiment, refused by validation with the
+// flag that raises them (the command line's --max-jobs, --max-runs).
+var (
+	// MaxJobs bounds workload.jobs of a generated workload.
+	MaxJobs = 10_000_000
+	// MaxConfigs bounds the number of configurations of a sweep.
+	MaxConfigs = 100_000
+	// MaxReplications bounds replications.count and replications.max.
+	MaxReplications = 100_000
+	// MaxRuns bounds configurations × replications.
+	MaxRuns = 1_000_000
+)
+
+// checkValue checks one grid or zip value of key against the schema of
+// a configuration (type, range, finite), without a position of its own.
+func checkValue(key string, v any) error {
+	text, err := yamlx.Flow(v)
+	if err != nil {
+		return err
+	}
+	sc := yamlx.Check("", yamlx.PathDoc(key, text), &RunConfig{})
+	var msgs []string
+	for _, e := range sc.Issues {
+		var is *yamlx.Issue
+		if errors.As(e, &is) {
+			msgs = append(msgs, is.Msg)
+		} else {
+			msgs = append(msgs, e.Error())
+		}
+	}
+	if len(msgs) > 0 {
+		return errors.New(strings.Join(msgs, "; "))
+	}
+	return nil
+}
+
+// checkRanges checks a resolved configuration's sizes against the
+// limits (grid values were checked alone for type and range).
+func (rc *RunConfig) checkRanges() error {
+	if rc.Workload.Jobs > MaxJobs {
+		return fmt.Errorf("workload.jobs: %d jobs is over the limit of %d (raise it with --max-jobs)", rc.Workload.Jobs, MaxJobs)
+	}
+	return model.CheckNodes("platform.nodes", rc.Platform.Nodes)
+}
+
+// ConfigCount is the number of configurations Configs would make,
+// counted without making them; false if it overflows.
+func (s *Spec) ConfigCount() (int, bool) {
+	const limit = 1 << 62
+	n := 1
+	mul := func(k int) bool {
+		if k == 0 {
+			n = 0
+			return true
+		}
+		if n > limit/k {
+			return false
+		}
+		n *= k
+		return true
+	}
+	for _, k := range sortedKeys(s.Grid) {
+		if !mul(len(s.Grid[k])) {
+			return 0, false
+		}
+	}
+	if len(s.Zip) > 0 {
+		keys := sortedKeys(s.Zip)
+		if !mul(len(s.Zip[keys[0]])) {
+			return 0, false
+		}
+	}
+	if len(s.Policies) > 0 && s.Grid["policy"] == nil && s.Zip["policy"] == nil {
+		if !mul(len(s.Policies)) {
+			return 0, false
+		}
+	}
+	return n, true
 }
 
 func knownParam(k string) bool {

@@ -161,6 +161,9 @@ func PlatformFor(cfg *Config, w *workload.Workload) (*model.Platform, error) {
 		}
 		return model.ParsePlatform(cfg.PlatformPath, data)
 	case cfg.Nodes > 0:
+		if err := model.CheckNodes("--nodes", cfg.Nodes); err != nil {
+			return nil, err
+		}
 		return model.Uniform(fmt.Sprintf("%d single-processor nodes", cfg.Nodes), cfg.Nodes, 1), nil
 	case cfg.WorkloadPath == "" && w.Header == nil:
 		return model.DefaultPlatform(), nil
@@ -168,6 +171,9 @@ func PlatformFor(cfg *Config, w *workload.Workload) (*model.Platform, error) {
 	n := w.MaxProcs()
 	if n <= 0 {
 		return nil, fmt.Errorf("%s: the workload gives no MaxProcs or MaxNodes; say the platform with --nodes or --platform", w.Name)
+	}
+	if err := model.CheckNodes(w.Name+": the header's MaxProcs", n); err != nil {
+		return nil, err
 	}
 	return model.Uniform(fmt.Sprintf("trace MaxProcs: %d single-processor nodes", n), n, 1), nil
 }

@@ -145,6 +145,14 @@ Job (JOB_COMPLETION_INDEX, with GRIDSCHED_SHARDS).`,
 }
 
 func runSpec(cmd *cobra.Command, s *experiment.Spec, out string, shard, shards, workers int, resume, quiet bool) error {
+	// Every configuration's files are found before the store is created:
+	// a failed start leaves nothing behind.
+	if err := s.CheckFiles(); err != nil {
+		return err
+	}
+	if n, ok := s.ConfigCount(); ok && n >= 1000 && !quiet {
+		fmt.Fprintf(cmd.ErrOrStderr(), "%s: %d configurations\n", s.Name, n)
+	}
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return err
 	}
@@ -369,6 +377,9 @@ GRIDSCHED_TRACES (default ../shared/traces).`,
 					if s, err = experiment.LoadBuiltin(n, label); err != nil {
 						return err
 					}
+				}
+				if err := s.CheckFiles(); err != nil {
+					return fmt.Errorf("%s: %w", n, err)
 				}
 				dir := filepath.Join(out, n)
 				if err := os.MkdirAll(dir, 0o755); err != nil {

@@ -7,6 +7,9 @@ import (
 	"os"
 
 	"github.com/spf13/cobra"
+
+	"github.com/gridsched/gridsched/experiment"
+	"github.com/gridsched/gridsched/model"
 )
 
 func main() {
@@ -31,6 +34,23 @@ on an elastic cloud), runs parameter sweeps with confidence intervals, and
 writes reports. Start with 'gridsched reproduce --quick'.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
+	}
+	pf := root.PersistentFlags()
+	pf.IntVar(&model.MaxNodes, "max-nodes", model.MaxNodes, "largest platform accepted (nodes)")
+	pf.IntVar(&experiment.MaxJobs, "max-jobs", experiment.MaxJobs, "largest generated workload accepted (jobs)")
+	pf.IntVar(&experiment.MaxRuns, "max-runs", experiment.MaxRuns, "largest sweep accepted (configurations × replications; also caps configurations and replications)")
+	root.PersistentPreRunE = func(cmd *cobra.Command, _ []string) error {
+		for _, f := range []struct {
+			name string
+			v    int
+		}{{"--max-nodes", model.MaxNodes}, {"--max-jobs", experiment.MaxJobs}, {"--max-runs", experiment.MaxRuns}} {
+			if f.v < 1 {
+				return fmt.Errorf("%s: must be >= 1, got %d", f.name, f.v)
+			}
+		}
+		experiment.MaxConfigs = max(experiment.MaxConfigs, experiment.MaxRuns)
+		experiment.MaxReplications = max(experiment.MaxReplications, experiment.MaxRuns)
+		return nil
 	}
 	root.AddCommand(newSimulateCmd(), newWorkloadCmd(), newPoliciesCmd(), newRunCmd(), newMergeCmd(), newReportCmd(), newExperimentsCmd(), newReproduceCmd(), newSlurmCmd())
 	return root

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"math"
 	"os"
 
 	"github.com/schollz/progressbar/v3"
@@ -48,6 +49,24 @@ DIR/summary.json, DIR/schedule.swf and DIR/series.csv.`,
   gridsched simulate --workload grid.csv --tree paper109 --policy grid-stat --overrun extend`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			// A flag given explicitly must mean what it says: 0 or a
+			// negative number is refused, not replaced by the default.
+			fl := cmd.Flags()
+			for _, c := range []struct {
+				name string
+				bad  bool
+			}{
+				{"nodes", cfg.Nodes < 1}, {"jobs", cfg.BuiltinJobs < 1}, {"max-procs", cfg.Transform.MaxProcs < 1},
+				{"arrival-scale", !(cfg.Transform.Scale > 0) || math.IsInf(cfg.Transform.Scale, 0)},
+				{"load", !(cfg.BuiltinLoad > 0) || math.IsInf(cfg.BuiltinLoad, 0)},
+				{"skip", cfg.Transform.Skip < 0}, {"first", cfg.Transform.First < 1},
+				{"cycle", !(cycle > 0) || math.IsInf(cycle, 0)},
+				{"heterogeneity", !(heterogeneity >= 0 && heterogeneity < 1)},
+			} {
+				if fl.Changed(c.name) && c.bad {
+					return fmt.Errorf("--%s %s: out of range (see gridsched simulate --help)", c.name, fl.Lookup(c.name).Value)
+				}
+			}
 			switch overrun {
 			case "kill":
 				cfg.Overrun = engine.OverrunKill
