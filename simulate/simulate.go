@@ -169,6 +169,11 @@ func PlatformFor(cfg *Config, w *workload.Workload) (*model.Platform, error) {
 		return model.DefaultPlatform(), nil
 	}
 	n := w.MaxProcs()
+	for _, k := range []string{"MaxProcs", "MaxNodes"} {
+		if v, ok := w.Header.Get(k); ok && n <= 0 {
+			return nil, fmt.Errorf("%s: the header's %s is %q, not a positive number of processors; say the platform with --nodes or --platform", w.Name, k, v)
+		}
+	}
 	if n <= 0 {
 		return nil, fmt.Errorf("%s: the workload gives no MaxProcs or MaxNodes; say the platform with --nodes or --platform", w.Name)
 	}

@@ -16,6 +16,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"strconv"
 	"strings"
@@ -115,6 +116,33 @@ type Reader struct {
 	line   int
 	header Header
 	closer io.Closer
+	src    *errReader
+}
+
+// errReader remembers the first read error other than io.EOF: the
+// scanner hands out the partial last line of a truncated gzip stream
+// before it reports the error, and that line must not be parsed as a
+// (short) record.
+type errReader struct {
+	r    io.Reader
+	gzip bool
+	err  error
+}
+
+func (e *errReader) Read(p []byte) (int, error) {
+	n, err := e.r.Read(p)
+	if err != nil && err != io.EOF && e.err == nil {
+		e.err = err
+	}
+	return n, err
+}
+
+// readErr describes the input's read error at line.
+func (r *Reader) readErr(line int) error {
+	if r.src.gzip {
+		return fmt.Errorf("%s:%d: gzip: the compressed stream is truncated or corrupt (%v)", r.name, line, r.src.err)
+	}
+	return fmt.Errorf("%s:%d: %w", r.name, line, r.src.err)
 }
 
 // NewReader reads SWF text or gzip-compressed SWF from r; name is used in
@@ -130,9 +158,10 @@ func NewReader(r io.Reader, name string) (*Reader, error) {
 		}
 		src, closer = gz, gz
 	}
-	sc := bufio.NewScanner(src)
+	er := &errReader{r: src, gzip: closer != nil}
+	sc := bufio.NewScanner(er)
 	sc.Buffer(make([]byte, 0, 1<<16), 1<<20)
-	return &Reader{name: name, sc: sc, closer: closer}, nil
+	return &Reader{name: name, sc: sc, closer: closer, src: er}, nil
 }
 
 // Open opens an SWF file (plain or gzip).
@@ -160,6 +189,9 @@ func (r *Reader) Line() int { return r.line }
 func (r *Reader) Next() (Record, error) {
 	for r.sc.Scan() {
 		r.line++
+		if r.src.err != nil {
+			return Record{}, r.readErr(r.line)
+		}
 		b := r.sc.Bytes()
 		t := bytes.TrimSpace(b)
 		if len(t) == 0 {
@@ -174,6 +206,9 @@ func (r *Reader) Next() (Record, error) {
 	if err := r.sc.Err(); err != nil {
 		if errors.Is(err, bufio.ErrTooLong) {
 			return Record{}, &Error{File: r.name, Line: r.line + 1, Msg: "line longer than 1 MiB"}
+		}
+		if r.src.err != nil {
+			return Record{}, r.readErr(r.line + 1)
 		}
 		return Record{}, fmt.Errorf("%s:%d: %w", r.name, r.line, err)
 	}
@@ -231,6 +266,10 @@ func (r *Reader) parse(t []byte) (Record, error) {
 	}, nil
 }
 
+// maxExact is 2^53, the largest magnitude up to which every integer is a
+// float64.
+const maxExact = 1 << 53
+
 // parseNum parses an integer quickly, falling back to ParseFloat for
 // fractional values. It returns a non-empty message on error.
 func parseNum(b []byte, integer bool) (float64, string) {
@@ -257,9 +296,17 @@ func parseNum(b []byte, integer bool) (float64, string) {
 			return float64(v), ""
 		}
 	}
+	if bytes.ContainsAny(b, "xXpP_") {
+		return 0, "is not a decimal number"
+	}
 	x, err := strconv.ParseFloat(string(b), 64)
-	if err != nil || x != x || x > 1e18 || x < -1e18 {
+	if err != nil || x != x || math.IsInf(x, 0) {
 		return 0, "is not a number"
+	}
+	if x >= maxExact || x <= -maxExact {
+		// Beyond 2^53 a float64 cannot hold every integer: times would
+		// lose seconds (1e17 + 1 == 1e17).
+		return 0, "is 2^53 or more (cannot be represented exactly)"
 	}
 	if integer && x != float64(int64(x)) {
 		return 0, "is not an integer"

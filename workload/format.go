@@ -116,8 +116,8 @@ func parseField(f any, col, s string) error {
 		if err != nil || math.IsNaN(x) || math.IsInf(x, 0) {
 			return fmt.Errorf("%q is not a finite number", s)
 		}
-		if math.Abs(x) > maxExact {
-			return fmt.Errorf("%s is beyond 2^53 (not exact in a float64)", s)
+		if math.Abs(x) >= maxExact {
+			return fmt.Errorf("%s is 2^53 or more (not exact in a float64)", s)
 		}
 		*v = x
 	}
