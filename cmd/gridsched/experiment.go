@@ -153,13 +153,15 @@ func runSpec(cmd *cobra.Command, s *experiment.Spec, out string, shard, shards, 
 	if n, ok := s.ConfigCount(); ok && n >= 1000 && !quiet {
 		fmt.Fprintf(cmd.ErrOrStderr(), "%s: %d configurations\n", s.Name, n)
 	}
-	if err := os.MkdirAll(out, 0o755); err != nil {
-		return err
-	}
 	storePath := filepath.Join(out, experiment.StoreFile)
 	if shards > 1 {
 		storePath = filepath.Join(out, fmt.Sprintf("store-%d-of-%d.db", shard+1, shards))
 	}
+	lock, err := experiment.LockStore(storePath)
+	if err != nil {
+		return err
+	}
+	defer lock.Unlock()
 	st, err := experiment.OpenStore(storePath, s, resume)
 	if err != nil {
 		return err
@@ -196,10 +198,12 @@ experiments (another spec, label or seed) are refused.`,
 			if out == "" {
 				return fmt.Errorf("--out: the folder for the merged store is required")
 			}
-			if err := os.MkdirAll(out, 0o755); err != nil {
+			path := filepath.Join(out, experiment.StoreFile)
+			lock, err := experiment.LockStore(path)
+			if err != nil {
 				return err
 			}
-			path := filepath.Join(out, experiment.StoreFile)
+			defer lock.Unlock()
 			n, err := experiment.Merge(path, args)
 			if err != nil {
 				return err
@@ -382,9 +386,11 @@ GRIDSCHED_TRACES (default ../shared/traces).`,
 					return fmt.Errorf("%s: %w", n, err)
 				}
 				dir := filepath.Join(out, n)
-				if err := os.MkdirAll(dir, 0o755); err != nil {
+				lock, err := experiment.LockStore(filepath.Join(dir, experiment.StoreFile))
+				if err != nil {
 					return err
 				}
+				defer lock.Unlock()
 				st, err := experiment.OpenStore(filepath.Join(dir, experiment.StoreFile), s, true)
 				if err != nil {
 					return err
