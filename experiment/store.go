@@ -30,6 +30,7 @@ type Store struct {
 	Spec string // canonical JSON of the spec
 
 	lastCheckpoint time.Time
+	writer         bool // opened by OpenStore: checkpointed at Close
 }
 
 // CheckpointEvery is the least time between two checkpoints of the
@@ -90,7 +91,7 @@ func OpenStore(path string, s *Spec, resume bool) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	st := &Store{db: db, Path: path, Hash: s.Hash(), Spec: s.Canonical()}
+	st := &Store{db: db, Path: path, Hash: s.Hash(), Spec: s.Canonical(), writer: true}
 	var have string
 	err = db.QueryRow(`SELECT value FROM meta WHERE key = 'spec_hash'`).Scan(&have)
 	switch {
@@ -142,10 +143,13 @@ func OpenExisting(path string) (*Store, error) {
 	return st, nil
 }
 
-// Close checkpoints the write-ahead log into store.db and closes the
-// store.
+// Close checkpoints the write-ahead log into store.db (a store opened
+// for writing) and closes the store.
 func (st *Store) Close() error {
-	_, cerr := st.db.Exec(`PRAGMA wal_checkpoint(TRUNCATE)`)
+	var cerr error
+	if st.writer {
+		_, cerr = st.db.Exec(`PRAGMA wal_checkpoint(TRUNCATE)`)
+	}
 	if err := st.db.Close(); err != nil {
 		return damaged(st.Path, err)
 	}
