@@ -419,14 +419,31 @@ func (s *Spec) validate(sc *yamlx.Schema) []error {
 // flag that raises them (the command line's --max-jobs, --max-runs).
 var (
 	// MaxJobs bounds workload.jobs of a generated workload.
-	MaxJobs = 10_000_000
+	MaxJobs = DefaultMaxJobs
 	// MaxConfigs bounds the number of configurations of a sweep.
-	MaxConfigs = 100_000
+	MaxConfigs = defaultMaxConfigs
 	// MaxReplications bounds replications.count and replications.max.
-	MaxReplications = 100_000
+	MaxReplications = defaultMaxReps
 	// MaxRuns bounds configurations × replications.
-	MaxRuns = 1_000_000
+	MaxRuns = DefaultMaxRuns
 )
+
+// Default limits (the command line's --max-jobs and --max-runs).
+const (
+	DefaultMaxJobs    = 10_000_000
+	DefaultMaxRuns    = 1_000_000
+	defaultMaxConfigs = 100_000
+	defaultMaxReps    = 100_000
+)
+
+// SetLimits sets the size limits: jobs of a generated workload, and runs
+// of a sweep (which also raises the caps on configurations and
+// replications when it is above them).
+func SetLimits(jobs, runs int) {
+	MaxJobs, MaxRuns = jobs, runs
+	MaxConfigs = max(defaultMaxConfigs, runs)
+	MaxReplications = max(defaultMaxReps, runs)
+}
 
 // checkValue checks one grid or zip value of key against the schema of
 // a configuration (type, range, finite), without a position of its own.

@@ -86,9 +86,12 @@ type nodeGroup struct {
 // Size limits of a platform. A platform beyond them is refused before
 // any node is built (2e9 nodes would exhaust memory); a user who really
 // wants more raises them (the command line's --max-nodes).
+const DefaultMaxNodes = 1 << 20
+
+// MaxNodes and MaxPEs are the limits in force.
 var (
 	// MaxNodes is the largest number of nodes of a platform.
-	MaxNodes = 1 << 20
+	MaxNodes = DefaultMaxNodes
 	// MaxPEs is the largest number of processors of one node.
 	MaxPEs = 1 << 20
 )

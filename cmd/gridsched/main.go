@@ -35,21 +35,23 @@ writes reports. Start with 'gridsched reproduce --quick'.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
+	// Size limits: refused beyond them with a message naming the flag.
+	maxNodes, maxJobs, maxRuns := model.DefaultMaxNodes, experiment.DefaultMaxJobs, experiment.DefaultMaxRuns
 	pf := root.PersistentFlags()
-	pf.IntVar(&model.MaxNodes, "max-nodes", model.MaxNodes, "largest platform accepted (nodes)")
-	pf.IntVar(&experiment.MaxJobs, "max-jobs", experiment.MaxJobs, "largest generated workload accepted (jobs)")
-	pf.IntVar(&experiment.MaxRuns, "max-runs", experiment.MaxRuns, "largest sweep accepted (configurations × replications; also caps configurations and replications)")
+	pf.IntVar(&maxNodes, "max-nodes", maxNodes, "largest platform accepted (nodes)")
+	pf.IntVar(&maxJobs, "max-jobs", maxJobs, "largest generated workload accepted (jobs)")
+	pf.IntVar(&maxRuns, "max-runs", maxRuns, "largest sweep accepted (configurations × replications; also raises the caps on configurations and replications)")
 	root.PersistentPreRunE = func(cmd *cobra.Command, _ []string) error {
 		for _, f := range []struct {
 			name string
 			v    int
-		}{{"--max-nodes", model.MaxNodes}, {"--max-jobs", experiment.MaxJobs}, {"--max-runs", experiment.MaxRuns}} {
+		}{{"--max-nodes", maxNodes}, {"--max-jobs", maxJobs}, {"--max-runs", maxRuns}} {
 			if f.v < 1 {
 				return fmt.Errorf("%s: must be >= 1, got %d", f.name, f.v)
 			}
 		}
-		experiment.MaxConfigs = max(experiment.MaxConfigs, experiment.MaxRuns)
-		experiment.MaxReplications = max(experiment.MaxReplications, experiment.MaxRuns)
+		model.MaxNodes = maxNodes
+		experiment.SetLimits(maxJobs, maxRuns)
 		return nil
 	}
 	root.AddCommand(newSimulateCmd(), newWorkloadCmd(), newPoliciesCmd(), newRunCmd(), newMergeCmd(), newReportCmd(), newExperimentsCmd(), newReproduceCmd(), newSlurmCmd())

@@ -67,11 +67,11 @@ func TestBadInputErrors(t *testing.T) {
 	bad := filepath.Join(dir, "bad.swf")
 	os.WriteFile(bad, []byte("; MaxProcs: 4\n1 0 1 10 2 -1 -1 2 10 -1 1 1 1 -1 1 1 -1 -1\n2 5 1 x10 2 -1 -1 2 10 -1 1 1 1 -1 1 1 -1 -1\n"), 0o644)
 	cases := map[string][]string{
-		`bad.swf:3: field 4 (run time): "x10" is not a number`: {"simulate", "--workload", bad},
-		`unknown policy "eazy"`:                                {"simulate", "--policy", "eazy"},
-		`--overrun: want kill or extend, got "maybe"`:          {"simulate", "--overrun", "maybe"},
-		`no such file or directory`:                            {"simulate", "--workload", filepath.Join(dir, "missing.swf")},
-		`arrival scale must be a positive number`:              {"simulate", "--workload", bad, "--arrival-scale", "-2"},
+		`bad.swf:3: field 4 (run time): "x10" is not a decimal number`: {"simulate", "--workload", bad},
+		`unknown policy "eazy"`:                       {"simulate", "--policy", "eazy"},
+		`--overrun: want kill or extend, got "maybe"`: {"simulate", "--overrun", "maybe"},
+		`no such file or directory`:                   {"simulate", "--workload", filepath.Join(dir, "missing.swf")},
+		`--arrival-scale -2: out of range`:            {"simulate", "--workload", bad, "--arrival-scale", "-2"},
 	}
 	for want, args := range cases {
 		out, err := run(args...)
@@ -81,7 +81,7 @@ func TestBadInputErrors(t *testing.T) {
 	}
 	plat := filepath.Join(dir, "p.yaml")
 	os.WriteFile(plat, []byte("groups:\n  - count: 4\n    pez: 2\n"), 0o644)
-	if _, err := run("simulate", "--platform", plat); err == nil || !strings.Contains(err.Error(), "p.yaml") || !strings.Contains(err.Error(), "pez") || !strings.Contains(err.Error(), "[3:") {
+	if _, err := run("simulate", "--platform", plat); err == nil || !strings.Contains(err.Error(), "p.yaml") || !strings.Contains(err.Error(), "pez") || !strings.Contains(err.Error(), "p.yaml:3:5:") {
 		t.Errorf("platform typo: %v", err)
 	}
 }
