@@ -1,6 +1,7 @@
 package model
 
 import (
+	"math"
 	"strings"
 	"testing"
 )
@@ -58,4 +59,37 @@ func TestParsePlatformRefuses(t *testing.T) {
 			}
 		})
 	}
+}
+
+// FuzzParsePlatform: a platform file never panics the reader; what it
+// accepts has nodes with finite attributes and a positive processor
+// total; what it refuses names the file (issue 18, item 7).
+func FuzzParsePlatform(f *testing.F) {
+	f.Add([]byte("name: osc\ngroups:\n  - count: 32\n    pes: 4\n  - count: 25\n    pes: 2\n    speed: 0.5\n"))
+	f.Add([]byte("groups: !x foo\n"))
+	f.Add([]byte("groups:\n  - count: 2\n    speed: .nan\n    stability: .inf\n"))
+	f.Add([]byte("a: &a [1,1]\nb: [*a,*a]\n"))
+	f.Add([]byte("groups:\n  - {count: 4, pes: 4611686018427387904, prefix: x}\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		p, err := ParsePlatform("fuzz.yaml", data)
+		if err != nil {
+			if !strings.Contains(err.Error(), "fuzz.yaml") {
+				t.Fatalf("error without the file: %v", err)
+			}
+			return
+		}
+		if len(p.Nodes) == 0 || len(p.Nodes) > MaxNodes || p.TotalPEs() <= 0 {
+			t.Fatalf("accepted %d nodes, %d processors", len(p.Nodes), p.TotalPEs())
+		}
+		for _, n := range p.Nodes {
+			for _, v := range []float64{n.Speed, n.Cost, n.Stability, n.Delay, n.MIPS} {
+				if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
+					t.Fatalf("accepted node %+v", n)
+				}
+			}
+			if n.PEs < 1 || n.PEs > MaxPEs || n.Speed <= 0 || n.Stability > 1 {
+				t.Fatalf("accepted node %+v", n)
+			}
+		}
+	})
 }
