@@ -351,7 +351,7 @@ func (r *Result) WriteDir(dir string) error {
 		write(SummaryFile, func(f *os.File) error { return output.WriteSummaryJSON(f, &r.Summary) }),
 		write(ScheduleFile, func(f *os.File) error {
 			note := fmt.Sprintf("schedule simulated by gridsched, policy %s, platform %s (%d processors)", r.Config.Policy, r.Platform.Name, r.Platform.TotalPEs())
-			return output.WriteScheduleSWF(f, r.Engine.Jobs(), r.Workload.Header, note)
+			return output.WriteScheduleSWF(f, r.Engine.Jobs(), r.Workload.Header, note, r.Platform.TotalPEs())
 		}),
 	}
 	if r.Series != nil {

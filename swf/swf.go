@@ -57,9 +57,13 @@ var FieldNames = [18]string{
 // intField marks the fields that must be integers.
 var intField = [18]bool{0: true, 4: true, 7: true, 10: true, 11: true, 12: true, 13: true, 14: true, 15: true, 16: true}
 
-// HeaderField is one "; Key: value" header line.
+// HeaderField is one header line: "; Key: value", or (Key empty) a
+// comment line that is no field (the banner, a copyright notice, the
+// continuation of a long value). Raw is the line as read (empty for a
+// field made in code); the writer writes it verbatim.
 type HeaderField struct {
 	Key, Value string
+	Raw        string
 }
 
 // Header is the ordered list of header fields of a file.
@@ -68,7 +72,7 @@ type Header []HeaderField
 // Get returns the value of the first field named key (case-insensitive).
 func (h Header) Get(key string) (string, bool) {
 	for _, f := range h {
-		if strings.EqualFold(f.Key, key) {
+		if f.Key != "" && strings.EqualFold(f.Key, key) {
 			return f.Value, true
 		}
 	}
@@ -216,18 +220,27 @@ func (r *Reader) Next() (Record, error) {
 }
 
 func (r *Reader) comment(c []byte) {
+	raw := ";" + string(c)
+	if len(r.header) > 10_000 {
+		return // a header that long is prose; keep memory bounded
+	}
 	s := strings.TrimSpace(string(c))
 	i := strings.IndexByte(s, ':')
-	if i <= 0 {
-		return // banner or free text
+	prose := HeaderField{Raw: raw, Value: s}
+	if i <= 0 || strings.HasPrefix(s[i+1:], "//") {
+		// Banner, free text, or a URL continuing the line before
+		// ("http://www..." is no key).
+		r.header = append(r.header, prose)
+		return
 	}
 	key := s[:i]
 	for _, ch := range key {
 		if !(ch >= 'A' && ch <= 'Z' || ch >= 'a' && ch <= 'z' || ch >= '0' && ch <= '9' || ch == '_') {
-			return // "Note: ..." keys are words; anything else is prose
+			r.header = append(r.header, prose) // "Note: ..." keys are words; anything else is prose
+			return
 		}
 	}
-	r.header = append(r.header, HeaderField{Key: key, Value: strings.TrimSpace(s[i+1:])})
+	r.header = append(r.header, HeaderField{Key: key, Value: strings.TrimSpace(s[i+1:]), Raw: raw})
 }
 
 func (r *Reader) parse(t []byte) (Record, error) {
@@ -331,10 +344,20 @@ type Writer struct {
 // NewWriter writes SWF to w. Call Flush at the end.
 func NewWriter(w io.Writer) *Writer { return &Writer{w: bufio.NewWriterSize(w, 1<<16)} }
 
-// WriteHeader writes header fields as "; Key: value" lines.
+// WriteHeader writes header lines: a line read from a file verbatim,
+// a field made in code as "; Key: value".
 func (w *Writer) WriteHeader(h Header) error {
 	for _, f := range h {
-		if _, err := fmt.Fprintf(w.w, "; %s: %s\n", f.Key, f.Value); err != nil {
+		var err error
+		switch {
+		case f.Raw != "":
+			_, err = fmt.Fprintf(w.w, "%s\n", f.Raw)
+		case f.Key == "":
+			_, err = fmt.Fprintf(w.w, "; %s\n", f.Value)
+		default:
+			_, err = fmt.Fprintf(w.w, "; %s: %s\n", f.Key, f.Value)
+		}
+		if err != nil {
 			return err
 		}
 	}

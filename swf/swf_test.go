@@ -125,7 +125,7 @@ func TestRoundTrip(t *testing.T) {
 		}
 		var buf bytes.Buffer
 		w := NewWriter(&buf)
-		w.WriteHeader(Header{{"Version", "2.2"}, {"MaxProcs", "128"}})
+		w.WriteHeader(Header{{Key: "Version", Value: "2.2"}, {Key: "MaxProcs", Value: "128"}})
 		w.Write(&rec)
 		w.Flush()
 		r, _ := NewReader(&buf, "rt")
