@@ -123,7 +123,7 @@ func WriteSummaryTable(w io.Writer, s *metrics.Summary) error {
 	fmt.Fprintf(tw, "policy\t%s\n", s.Policy)
 	fmt.Fprintf(tw, "workload\t%s\n", s.Workload)
 	fmt.Fprintf(tw, "platform\t%s, %d processors\n", s.Platform, s.Processors)
-	fmt.Fprintf(tw, "jobs\t%d simulated: %d completed, %d killed, %d failed, %d dropped, %d unfinished\n",
+	fmt.Fprintf(tw, "jobs\t%d simulated: %d completed, %d killed, %d failed, %d dropped (REJECTED or COMPLETED_KILLED in jobs.csv), %d unfinished\n",
 		s.Jobs, s.Completed, s.Killed, s.Failed, s.Dropped, s.Unfinished)
 	if len(s.Skipped) > 0 {
 		keys := make([]string, 0, len(s.Skipped))

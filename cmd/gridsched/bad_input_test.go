@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -131,3 +132,25 @@ func TestRunRefusesSecondWriter(t *testing.T) {
 }
 
 func lockFor(store string) (interface{ Unlock() error }, error) { return experiment.LockStore(store) }
+
+// TestVersionCompletionSlurmBinary: 'version' prints the module version
+// and Go's; completion offers experiment and policy names; the Slurm
+// scripts refuse a 'go run' binary from the build cache (issue 18, item
+// 15).
+func TestVersionCompletionSlurmBinary(t *testing.T) {
+	out, err := run("version")
+	if err != nil || !strings.HasPrefix(out, "gridsched ") || !strings.Contains(out, runtime.Version()) {
+		t.Fatalf("version: %q %v", out, err)
+	}
+	out, _ = run("__complete", "reproduce", "lublin")
+	if !strings.Contains(out, "lublin-load") {
+		t.Errorf("experiment completion: %q", out)
+	}
+	out, _ = run("__complete", "simulate", "--policy", "cons")
+	if !strings.Contains(out, "conservative") {
+		t.Errorf("policy completion: %q", out)
+	}
+	if !inBuildCache("/root/.cache/go-build/ab/exe/gridsched") || !inBuildCache("/tmp/go-build123/b001/exe/gridsched") || inBuildCache("/usr/local/bin/gridsched") {
+		t.Error("inBuildCache")
+	}
+}

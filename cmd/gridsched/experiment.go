@@ -314,9 +314,10 @@ func newExperimentsCmd() *cobra.Command {
 			return tw.Flush()
 		},
 	}, &cobra.Command{
-		Use:   "show NAME",
-		Short: "Print the spec of a built-in experiment (a starting point for your own)",
-		Args:  cobra.ExactArgs(1),
+		Use:               "show NAME",
+		ValidArgsFunction: completeExperiments,
+		Short:             "Print the spec of a built-in experiment (a starting point for your own)",
+		Args:              cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			b, err := experiment.BuiltinSource(args[0])
 			if err != nil {
@@ -334,8 +335,9 @@ func newReproduceCmd() *cobra.Command {
 	var out string
 	var workers int
 	cmd := &cobra.Command{
-		Use:   "reproduce [NAME...]",
-		Short: "Run built-in experiments (all by default) and write one HTML report",
+		Use:               "reproduce [NAME...]",
+		ValidArgsFunction: completeExperiments,
+		Short:             "Run built-in experiments (all by default) and write one HTML report",
 		Long: `Run the built-in experiments (see 'gridsched experiments list'), at paper scale
 or with --quick at reduced scale, resuming whatever an earlier call finished,
 and write one HTML report with a section per experiment. Traces are read from

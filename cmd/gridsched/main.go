@@ -54,6 +54,6 @@ writes reports. Start with 'gridsched reproduce --quick'.`,
 		experiment.SetLimits(maxJobs, maxRuns)
 		return nil
 	}
-	root.AddCommand(newSimulateCmd(), newWorkloadCmd(), newPoliciesCmd(), newRunCmd(), newMergeCmd(), newReportCmd(), newExperimentsCmd(), newReproduceCmd(), newSlurmCmd())
+	root.AddCommand(newVersionCmd(), newSimulateCmd(), newWorkloadCmd(), newPoliciesCmd(), newRunCmd(), newMergeCmd(), newReportCmd(), newExperimentsCmd(), newReproduceCmd(), newSlurmCmd())
 	return root
 }

@@ -239,7 +239,13 @@ metrics: [mean_response, utilization]
 		}
 	}
 	// The Slurm scripts (no submission here; scripts/slurm-test.sh submits for real).
-	out, err = run("slurm", spec, "--shards", "4", "--out", filepath.Join(dir, "sl"), "--sbatch=--partition=long")
+	// The test binary lives in the build cache: refused without --binary.
+	if _, err := run("slurm", spec, "--shards", "4", "--out", filepath.Join(dir, "sl0")); err == nil || !strings.Contains(err.Error(), "go build -o gridsched ./cmd/gridsched") {
+		t.Fatalf("slurm from the build cache: %v", err)
+	}
+	bin := filepath.Join(dir, "gridsched")
+	os.WriteFile(bin, []byte("#!/bin/sh\n"), 0o755)
+	out, err = run("slurm", spec, "--shards", "4", "--out", filepath.Join(dir, "sl"), "--sbatch=--partition=long", "--binary", bin)
 	if err != nil || !strings.Contains(out, "4 array tasks") {
 		t.Fatalf("slurm: %v %s", err, out)
 	}
