@@ -32,7 +32,8 @@ func TestSpecRefusesBadInput(t *testing.T) {
 		{"grid value inf", "grid:\n  workload.arrival_scale: [1, .inf]\n", "spec.yaml:12:31: grid.workload.arrival_scale[1]: want a finite number, got .inf"},
 		{"grid value nan", "grid:\n  platform.nodes: [8, .nan]\n", "spec.yaml:12:23: grid.platform.nodes[1]: want an integer, got nan .nan"},
 		{"grid value range", "grid:\n  workload.arrival_scale: [0, 1]\n", "spec.yaml:12:28: grid.workload.arrival_scale[0]: 0 is out of range: want a value > 0"},
-		{"grid nodes cap", "grid:\n  platform.nodes: [8, 2000000000]\n", "configuration platform.nodes=2000000000,policy=fcfs: platform.nodes: 2000000000 nodes is over the limit"},
+		{"grid jobs cap", "grid:\n  workload.jobs: [8, 20000000]\n", "spec.yaml:12:22: grid.workload.jobs[1]: workload.jobs: 20000000 jobs is over the limit"},
+		{"grid nodes cap", "grid:\n  platform.nodes: [8, 2000000000]\n", "spec.yaml:12:23: grid.platform.nodes[1]: platform.nodes: 2000000000 nodes is over the limit"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			doc := strings.Replace(small, "grid:\n  workload.params.arrival_scale: [0.8, 1.2]\n", "", 1) + c.edit

@@ -394,9 +394,25 @@ func (s *Spec) validate(sc *yamlx.Schema) []error {
 	if len(errs) == 0 {
 		// Every configuration must build: catches model parameter errors.
 		// At most a few failing configurations are named.
+		// Plain workload and platform values were checked alone above,
+		// so configurations that differ only in them resolve alike: one
+		// of each group is resolved (a 10^5-configuration grid of plain
+		// values validates in a moment).
 		const most = 5
 		failed := 0
+		groups := map[string]bool{}
 		for _, c := range s.Configs() {
+			var key []string
+			for _, p := range c.Params {
+				if !plainParam(p.Key) {
+					key = append(key, p.Key+"="+FormatValue(p.Value))
+				}
+			}
+			g := strings.Join(key, ",")
+			if groups[g] {
+				continue
+			}
+			groups[g] = true
 			rc, err := c.Resolve(s)
 			if err == nil {
 				err = rc.checkRanges()
@@ -445,6 +461,15 @@ func SetLimits(jobs, runs int) {
 	MaxReplications = max(defaultMaxReps, runs)
 }
 
+// plainParam: a workload or platform value that changes no model,
+// hierarchy or cloud parameter (checked alone by checkValue).
+func plainParam(k string) bool {
+	if strings.HasPrefix(k, "workload.params.") || k == "workload.model" || k == "workload.trace" {
+		return false
+	}
+	return strings.HasPrefix(k, "workload.") || strings.HasPrefix(k, "platform.")
+}
+
 // checkValue checks one grid or zip value of key against the schema of
 // a configuration (type, range, finite), without a position of its own.
 func checkValue(key string, v any) error {
@@ -464,6 +489,10 @@ func checkValue(key string, v any) error {
 	}
 	if len(msgs) > 0 {
 		return errors.New(strings.Join(msgs, "; "))
+	}
+	var rc RunConfig
+	if yamlx.DecodeStrict("", yamlx.PathDoc(key, text), &rc) == nil {
+		return rc.checkRanges()
 	}
 	return nil
 }
