@@ -713,10 +713,29 @@ func IsMetric(name string) bool {
 	return false
 }
 
+// perJobMetric: a statistic over the jobs that ran to an end, absent
+// when none did.
+func perJobMetric(name string) bool {
+	for _, p := range []string{"mean_", "median_", "p95_", "max_"} {
+		if strings.HasPrefix(name, p) && name != "mean_qos" && name != "max_vms" {
+			return true
+		}
+	}
+	switch name {
+	case "utilization", "makespan", "throughput":
+		return true
+	}
+	return false
+}
+
 // MetricValues extracts every metric from a summary.
 func MetricValues(s *metrics.Summary) map[string]float64 {
 	m := make(map[string]float64, len(metricDefs))
+	ended := s.Completed+s.Killed > 0
 	for _, d := range metricDefs {
+		if !ended && perJobMetric(d.name) {
+			continue // no job ran to an end: no wait, no slowdown (not 0)
+		}
 		if v := d.get(s); !math.IsNaN(v) {
 			m[d.name] = v // a metric a run does not have is absent
 		}

@@ -139,6 +139,10 @@ func WriteSummaryTable(w io.Writer, s *metrics.Summary) error {
 		}
 		fmt.Fprintf(tw, "skipped\t%d trace records: %s\n", total, strings.Join(parts, ", "))
 	}
+	if s.Completed+s.Killed == 0 {
+		fmt.Fprintf(tw, "metrics\tnone: no job ran to an end\n")
+		return tw.Flush()
+	}
 	fmt.Fprintf(tw, "\tmean\tmedian\tp95\tmax\n")
 	row := func(name string, d distsum.Summary, unit string) {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", name, f(d.Mean, unit), f(d.Median, unit), f(d.P95, unit), f(d.Max, unit))

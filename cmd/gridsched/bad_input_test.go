@@ -154,3 +154,14 @@ func TestVersionCompletionSlurmBinary(t *testing.T) {
 		t.Error("inBuildCache")
 	}
 }
+
+// TestZeroJobRunHasNoMetrics: a workload whose every record is skipped
+// reports no wait or slowdown rather than zeros (issue 18, item 6).
+func TestZeroJobRunHasNoMetrics(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "none.swf")
+	os.WriteFile(p, []byte("; MaxProcs: 4\n1 0 -1 -1 1 -1 -1 1 10 -1 1 1 1 -1 1 1 -1 -1\n"), 0o644)
+	out, err := run("simulate", "--workload", p, "--quiet")
+	if err != nil || !strings.Contains(out, "metrics none: no job ran to an end") || strings.Contains(out, "wait 0.0s") {
+		t.Fatalf("%v\n%s", err, out)
+	}
+}
