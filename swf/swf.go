@@ -309,7 +309,7 @@ func parseNum(b []byte, integer bool) (float64, string) {
 			return float64(v), ""
 		}
 	}
-	if bytes.ContainsAny(b, "xXpP_") {
+	if t := bytes.TrimLeft(b, "+-"); bytes.HasPrefix(t, []byte("0x")) || bytes.HasPrefix(t, []byte("0X")) || bytes.IndexByte(b, '_') >= 0 {
 		return 0, "is not a decimal number"
 	}
 	x, err := strconv.ParseFloat(string(b), 64)

@@ -109,7 +109,7 @@ func parseField(f any, col, s string) error {
 			}
 			return fmt.Errorf("no value (write -1 for unknown)")
 		}
-		if strings.ContainsAny(s, "xXpP_") {
+		if t := strings.TrimLeft(s, "+-"); strings.HasPrefix(t, "0x") || strings.HasPrefix(t, "0X") || strings.Contains(s, "_") {
 			return fmt.Errorf("%q is not a decimal number", s)
 		}
 		x, err := strconv.ParseFloat(s, 64)

@@ -67,11 +67,11 @@ func TestBadInputErrors(t *testing.T) {
 	bad := filepath.Join(dir, "bad.swf")
 	os.WriteFile(bad, []byte("; MaxProcs: 4\n1 0 1 10 2 -1 -1 2 10 -1 1 1 1 -1 1 1 -1 -1\n2 5 1 x10 2 -1 -1 2 10 -1 1 1 1 -1 1 1 -1 -1\n"), 0o644)
 	cases := map[string][]string{
-		`bad.swf:3: field 4 (run time): "x10" is not a decimal number`: {"simulate", "--workload", bad},
-		`unknown policy "eazy"`:                       {"simulate", "--policy", "eazy"},
-		`--overrun: want kill or extend, got "maybe"`: {"simulate", "--overrun", "maybe"},
-		`no such file or directory`:                   {"simulate", "--workload", filepath.Join(dir, "missing.swf")},
-		`--arrival-scale -2: out of range`:            {"simulate", "--workload", bad, "--arrival-scale", "-2"},
+		`bad.swf:3: field 4 (run time): "x10" is not a number`: {"simulate", "--workload", bad},
+		`unknown policy "eazy"`:                                {"simulate", "--policy", "eazy"},
+		`--overrun: want kill or extend, got "maybe"`:          {"simulate", "--overrun", "maybe"},
+		`no such file or directory`:                            {"simulate", "--workload", filepath.Join(dir, "missing.swf")},
+		`--arrival-scale -2: out of range`:                     {"simulate", "--workload", bad, "--arrival-scale", "-2"},
 	}
 	for want, args := range cases {
 		out, err := run(args...)
@@ -152,7 +152,7 @@ func TestGenerateConvertStats(t *testing.T) {
 	}
 	bad := filepath.Join(dir, "bad.csv")
 	os.WriteFile(bad, []byte("id,submit,runtime,procs\n1,0,10,2\n2,x,10,2\n"), 0o644)
-	if _, err := run("workload", "stats", bad); err == nil || !strings.Contains(err.Error(), "bad.csv:3: column submit") {
+	if _, err := run("workload", "stats", bad); err == nil || !strings.Contains(err.Error(), "bad.csv:3:3: column submit") {
 		t.Errorf("bad csv: %v", err)
 	}
 }
