@@ -151,7 +151,8 @@ func runSpec(cmd *cobra.Command, s *experiment.Spec, out string, shard, shards, 
 		return err
 	}
 	if n, ok := s.ConfigCount(); ok && n >= 1000 && !quiet {
-		fmt.Fprintf(cmd.ErrOrStderr(), "%s: %d configurations\n", s.Name, n)
+		reps := max(s.Replications.Count, s.Replications.Max)
+		fmt.Fprintf(cmd.ErrOrStderr(), "%s: %d configurations × %d replications = %d runs at most (the progress line gives the time left once runs finish)\n", s.Name, n, reps, n*reps)
 	}
 	storePath := filepath.Join(out, experiment.StoreFile)
 	if shards > 1 {
