@@ -108,3 +108,24 @@ func TestMissingTraceNamesEveryPlace(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestSchemaAndSemanticErrorsTogether: a typo in a key, an out-of-range
+// value and an unknown policy are reported in one go (issue 18, item 4).
+func TestSchemaAndSemanticErrorsTogether(t *testing.T) {
+	doc := strings.Replace(small, "policies: [fcfs, easy]", "policies: [fcfs, eazy]", 1)
+	doc = strings.Replace(doc, "seed: 4", "sed: 4", 1)
+	doc = strings.Replace(doc, "replications: {count: 3}", "replications: {count: 0}", 1)
+	_, err := Parse("spec.yaml", []byte(doc), "")
+	for _, want := range []string{
+		`spec.yaml:11:1: sed: unknown key "sed"`,
+		`spec.yaml:10:23: replications.count: 0 is out of range`,
+		`spec.yaml:7:18: policies[1]: unknown policy "eazy"`,
+	} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("missing %q in:\n%v", want, err)
+		}
+	}
+	if err != nil && strings.Count(err.Error(), "replications.count") != 1 {
+		t.Errorf("an error reported twice:\n%v", err)
+	}
+}

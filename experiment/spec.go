@@ -169,7 +169,7 @@ func Load(path, label string) (*Spec, error) {
 func Parse(name string, data []byte, label string) (*Spec, error) {
 	schema := yamlx.Check(name, data, &Spec{})
 	if len(schema.Issues) > 0 {
-		return nil, errors.Join(schema.Issues...)
+		return nil, errors.Join(append(schema.Issues, semanticToo(name, data, schema)...)...)
 	}
 	var s Spec
 	if err := yamlx.DecodeStrict(name, data, &s); err != nil {
@@ -193,6 +193,42 @@ func Parse(name string, data []byte, label string) (*Spec, error) {
 		return nil, errors.Join(errs...)
 	}
 	return &s, nil
+}
+
+// semanticToo: when the schema check found problems, the semantic
+// checks still run where the document decodes without its unknown keys
+// (a typo and an unknown policy are reported together), skipping paths
+// the schema check already reported. A value of the wrong type stops
+// here: the decoder cannot fill the spec.
+func semanticToo(name string, data []byte, schema *yamlx.Schema) []error {
+	reported := map[string]bool{}
+	for _, e := range schema.Issues {
+		var is *yamlx.Issue
+		if !errors.As(e, &is) {
+			return nil // the document did not parse or was refused
+		}
+		if strings.Contains(is.Msg, "unknown key") {
+			continue
+		}
+		if !strings.Contains(is.Msg, "out of range") {
+			return nil // a wrong type: the decoder cannot fill the spec
+		}
+		reported[is.Path] = true
+	}
+	var s Spec
+	if yamlx.DecodeLenient(data, &s) != nil {
+		return nil
+	}
+	s.Dir = filepath.Dir(name)
+	var out []error
+	for _, e := range s.validate(schema) {
+		var is *yamlx.Issue
+		if errors.As(e, &is) && reported[is.Path] {
+			continue
+		}
+		out = append(out, e)
+	}
+	return out
 }
 
 func (s *Spec) apply(l Labels) {

@@ -41,6 +41,23 @@ func DecodeStrict(source string, doc []byte, v any) (err error) {
 	return nil
 }
 
+// DecodeLenient decodes doc into v ignoring unknown keys (after Guard):
+// for checks that go on after the schema check reported them.
+func DecodeLenient(doc []byte, v any) (err error) {
+	if err := Guard("", doc); err != nil {
+		return err
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("the YAML decoder failed (%v)", r)
+		}
+	}()
+	if err := yaml.NewDecoder(bytes.NewReader(doc)).Decode(v); err != nil && !errors.Is(err, io.EOF) {
+		return err
+	}
+	return nil
+}
+
 // PathDoc builds the YAML document that sets the dotted key to the YAML
 // text value: "a.b", "3" gives "a:\n  b: 3\n".
 func PathDoc(key, value string) []byte {
