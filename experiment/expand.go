@@ -1,6 +1,7 @@
 package experiment
 
 import (
+	"errors"
 	"fmt"
 	"hash/fnv"
 	"maps"
@@ -324,12 +325,62 @@ func TracesDir() string {
 	if d := os.Getenv("GRIDSCHED_TRACES"); d != "" {
 		return d
 	}
-	return filepath.Join("..", "shared", "traces")
+	return DefaultTracesDir
+}
+
+// DefaultTracesDir is the traces folder used when GRIDSCHED_TRACES is
+// unset (relative to the current directory).
+var DefaultTracesDir = filepath.Join("..", "shared", "traces")
+
+// traceCandidates are the places a trace name is looked up, in order:
+// the spec's folder, GRIDSCHED_TRACES, the default folder.
+func (s *Spec) traceCandidates(name string) []string {
+	var c []string
+	if s.Dir != "" {
+		c = append(c, filepath.Join(s.Dir, name))
+	}
+	if d := os.Getenv("GRIDSCHED_TRACES"); d != "" {
+		c = append(c, filepath.Join(d, name))
+	}
+	return append(c, filepath.Join(DefaultTracesDir, name))
+}
+
+// FindTrace resolves a trace name of the spec, or says every place it
+// looked.
+func (s *Spec) FindTrace(name string) (string, error) {
+	if filepath.IsAbs(name) {
+		if fileExists(name) {
+			return name, nil
+		}
+		return "", fmt.Errorf("trace %s: no such file", name)
+	}
+	cands := s.traceCandidates(name)
+	for _, p := range cands {
+		if fileExists(p) {
+			return p, nil
+		}
+	}
+	where := "the spec's folder (none: a built-in spec)"
+	if s.Dir != "" {
+		where = "the spec's folder " + s.Dir
+	}
+	env := "GRIDSCHED_TRACES (unset)"
+	if d := os.Getenv("GRIDSCHED_TRACES"); d != "" {
+		env = "GRIDSCHED_TRACES=" + d
+	}
+	return "", fmt.Errorf("trace %q not found in %s, in %s, nor in the default folder %s (relative to the current directory); set GRIDSCHED_TRACES to the traces folder", name, where, env, DefaultTracesDir)
 }
 
 // resolvePath finds a file named in a spec: absolute; relative to the
-// spec's folder; else (traces) in TracesDir.
+// spec's folder; else (traces) in GRIDSCHED_TRACES, then the default
+// folder.
 func (s *Spec) resolvePath(name string, trace bool) string {
+	if trace {
+		if p, err := s.FindTrace(name); err == nil {
+			return p
+		}
+		return filepath.Join(TracesDir(), name)
+	}
 	if filepath.IsAbs(name) {
 		return name
 	}
@@ -338,10 +389,50 @@ func (s *Spec) resolvePath(name string, trace bool) string {
 			return p
 		}
 	}
-	if trace {
-		return filepath.Join(TracesDir(), name)
-	}
 	return name
+}
+
+// CheckFiles resolves every file the configurations read (traces,
+// platform files, trees) and parses each platform file once: run it
+// before creating a result store, so a missing trace fails the start
+// instead of a run halfway through.
+func (s *Spec) CheckFiles() error {
+	var errs []error
+	seen := map[string]bool{}
+	once := func(key string, f func() error) {
+		if seen[key] {
+			return
+		}
+		seen[key] = true
+		if err := f(); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	for _, c := range s.Configs() {
+		rc, err := c.Resolve(s)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("configuration %s: %w", c.ID, err))
+			continue
+		}
+		if t := rc.Workload.Trace; t != "" {
+			once("trace|"+t, func() error { _, err := s.FindTrace(t); return err })
+		}
+		if f, ok := rc.Workload.Params["trace"].(string); ok && rc.Workload.Model == "trace-reservations" && f != "" {
+			once("trace|"+f, func() error { _, err := s.FindTrace(f); return err })
+		}
+		if f := rc.Platform.File; f != "" {
+			once("platform|"+f, func() error {
+				p := s.resolvePath(f, false)
+				data, err := os.ReadFile(p)
+				if err != nil {
+					return fmt.Errorf("platform.file: %w", err)
+				}
+				_, err = model.ParsePlatform(p, data)
+				return err
+			})
+		}
+	}
+	return errors.Join(errs...)
 }
 
 func fileExists(p string) bool {
@@ -622,10 +713,29 @@ func IsMetric(name string) bool {
 	return false
 }
 
+// perJobMetric: a statistic over the jobs that ran to an end, absent
+// when none did.
+func perJobMetric(name string) bool {
+	for _, p := range []string{"mean_", "median_", "p95_", "max_"} {
+		if strings.HasPrefix(name, p) && name != "mean_qos" && name != "max_vms" {
+			return true
+		}
+	}
+	switch name {
+	case "utilization", "makespan", "throughput":
+		return true
+	}
+	return false
+}
+
 // MetricValues extracts every metric from a summary.
 func MetricValues(s *metrics.Summary) map[string]float64 {
 	m := make(map[string]float64, len(metricDefs))
+	ended := s.Completed+s.Killed > 0
 	for _, d := range metricDefs {
+		if !ended && perJobMetric(d.name) {
+			continue // no job ran to an end: no wait, no slowdown (not 0)
+		}
 		if v := d.get(s); !math.IsNaN(v) {
 			m[d.name] = v // a metric a run does not have is absent
 		}

@@ -51,15 +51,7 @@ func Export(st *Store, dir string) ([]Row, *Spec, error) {
 		{RunsFile, func(f *os.File) error { return WriteRuns(f, rows) }},
 		{AggregateFile, func(f *os.File) error { return WriteAggregate(f, Aggregate(rows, s.Metrics)) }},
 	} {
-		file, err := os.Create(filepath.Join(dir, f.name))
-		if err != nil {
-			return nil, nil, err
-		}
-		if err := f.write(file); err != nil {
-			file.Close()
-			return nil, nil, err
-		}
-		if err := file.Close(); err != nil {
+		if err := writeAtomic(filepath.Join(dir, f.name), f.write); err != nil {
 			return nil, nil, err
 		}
 	}

@@ -21,6 +21,7 @@ import (
 	"github.com/gridsched/gridsched/gen"
 	"github.com/gridsched/gridsched/hgrid"
 	"github.com/gridsched/gridsched/internal/yamlx"
+	"github.com/gridsched/gridsched/model"
 	"github.com/gridsched/gridsched/policy"
 	"github.com/gridsched/gridsched/unstable"
 )
@@ -168,7 +169,7 @@ func Load(path, label string) (*Spec, error) {
 func Parse(name string, data []byte, label string) (*Spec, error) {
 	schema := yamlx.Check(name, data, &Spec{})
 	if len(schema.Issues) > 0 {
-		return nil, errors.Join(schema.Issues...)
+		return nil, errors.Join(append(schema.Issues, semanticToo(name, data, schema)...)...)
 	}
 	var s Spec
 	if err := yamlx.DecodeStrict(name, data, &s); err != nil {
@@ -192,6 +193,42 @@ func Parse(name string, data []byte, label string) (*Spec, error) {
 		return nil, errors.Join(errs...)
 	}
 	return &s, nil
+}
+
+// semanticToo: when the schema check found problems, the semantic
+// checks still run where the document decodes without its unknown keys
+// (a typo and an unknown policy are reported together), skipping paths
+// the schema check already reported. A value of the wrong type stops
+// here: the decoder cannot fill the spec.
+func semanticToo(name string, data []byte, schema *yamlx.Schema) []error {
+	reported := map[string]bool{}
+	for _, e := range schema.Issues {
+		var is *yamlx.Issue
+		if !errors.As(e, &is) {
+			return nil // the document did not parse or was refused
+		}
+		if strings.Contains(is.Msg, "unknown key") {
+			continue
+		}
+		if !strings.Contains(is.Msg, "out of range") {
+			return nil // a wrong type: the decoder cannot fill the spec
+		}
+		reported[is.Path] = true
+	}
+	var s Spec
+	if yamlx.DecodeLenient(data, &s) != nil {
+		return nil
+	}
+	s.Dir = filepath.Dir(name)
+	var out []error
+	for _, e := range s.validate(schema) {
+		var is *yamlx.Issue
+		if errors.As(e, &is) && reported[is.Path] {
+			continue
+		}
+		out = append(out, e)
+	}
+	return out
 }
 
 func (s *Spec) apply(l Labels) {
@@ -348,16 +385,196 @@ func (s *Spec) validate(sc *yamlx.Schema) []error {
 	if s.Plot.X != "" && s.Grid[s.Plot.X] == nil && s.Zip[s.Plot.X] == nil {
 		bad("plot.x", "%q is not a grid or zip parameter", s.Plot.X)
 	}
-	if len(errs) == 0 {
-		// Every configuration must build: catches model parameter errors.
-		for _, c := range s.Configs() {
-			if _, err := c.Resolve(s); err != nil {
-				errs = append(errs, fmt.Errorf("%s: configuration %s: %w", sc.Source, c.ID, err))
-				break
+	// Sizes: refused before anything is built (a billion jobs, nodes or
+	// configurations would exhaust memory).
+	if w.Jobs > MaxJobs {
+		bad("workload.jobs", "%d jobs is over the limit of %d (raise it with --max-jobs)", w.Jobs, MaxJobs)
+	}
+	if err := model.CheckNodes("", s.Platform.Nodes); err != nil {
+		bad("platform.nodes", "%d nodes is over the limit of %d (raise it with --max-nodes)", s.Platform.Nodes, model.MaxNodes)
+	}
+	if r.Count > MaxReplications {
+		bad("replications.count", "%d replications is over the limit of %d (raise it with --max-runs)", r.Count, MaxReplications)
+	}
+	if r.Max > MaxReplications {
+		bad("replications.max", "%d replications is over the limit of %d (raise it with --max-runs)", r.Max, MaxReplications)
+	}
+	// Every value of a grid or zip list is checked alone against the
+	// schema of what it sets: the error points at the value in the spec.
+	for _, part := range []struct {
+		name string
+		m    map[string][]any
+	}{{"grid", s.Grid}, {"zip", s.Zip}} {
+		for _, k := range sortedKeys(part.m) {
+			if k == "policy" || strings.HasPrefix(k, "workload.params.") || !knownParam(k) {
+				continue
+			}
+			for i, v := range part.m[k] {
+				path := fmt.Sprintf("%s.%s[%d]", part.name, k, i)
+				if err := checkValue(k, v); err != nil {
+					bad(path, "%v", err)
+				}
 			}
 		}
 	}
+	n, ok := s.ConfigCount()
+	if !ok || n > MaxConfigs {
+		what := fmt.Sprintf("%d", n)
+		if !ok {
+			what = "more than 2^62"
+		}
+		bad("grid", "the sweep has %s configurations, over the limit of %d (raise it with --max-runs)", what, MaxConfigs)
+	} else if r.Count > 0 && n*r.Count > MaxRuns || r.Max > 0 && n*r.Max > MaxRuns {
+		bad("replications", "%d configurations × %d replications is over the limit of %d runs (raise it with --max-runs)", n, max(r.Count, r.Max), MaxRuns)
+	}
+	if len(errs) == 0 {
+		// Every configuration must build: catches model parameter errors.
+		// At most a few failing configurations are named.
+		// Plain workload and platform values were checked alone above,
+		// so configurations that differ only in them resolve alike: one
+		// of each group is resolved (a 10^5-configuration grid of plain
+		// values validates in a moment).
+		const most = 5
+		failed := 0
+		groups := map[string]bool{}
+		for _, c := range s.Configs() {
+			var key []string
+			for _, p := range c.Params {
+				if !plainParam(p.Key) {
+					key = append(key, p.Key+"="+FormatValue(p.Value))
+				}
+			}
+			g := strings.Join(key, ",")
+			if groups[g] {
+				continue
+			}
+			groups[g] = true
+			rc, err := c.Resolve(s)
+			if err == nil {
+				err = rc.checkRanges()
+			}
+			if err != nil {
+				failed++
+				if failed <= most {
+					errs = append(errs, fmt.Errorf("%s: configuration %s: %w", sc.Source, c.ID, err))
+				}
+			}
+		}
+		if failed > most {
+			errs = append(errs, fmt.Errorf("%s: %d more configurations fail", sc.Source, failed-most))
+		}
+	}
 	return errs
+}
+
+// Limits on the size of an experiment, refused by validation with the
+// flag that raises them (the command line's --max-jobs, --max-runs).
+var (
+	// MaxJobs bounds workload.jobs of a generated workload.
+	MaxJobs = DefaultMaxJobs
+	// MaxConfigs bounds the number of configurations of a sweep.
+	MaxConfigs = defaultMaxConfigs
+	// MaxReplications bounds replications.count and replications.max.
+	MaxReplications = defaultMaxReps
+	// MaxRuns bounds configurations × replications.
+	MaxRuns = DefaultMaxRuns
+)
+
+// Default limits (the command line's --max-jobs and --max-runs).
+const (
+	DefaultMaxJobs    = 10_000_000
+	DefaultMaxRuns    = 1_000_000
+	defaultMaxConfigs = 100_000
+	defaultMaxReps    = 100_000
+)
+
+// SetLimits sets the size limits: jobs of a generated workload, and runs
+// of a sweep (which also raises the caps on configurations and
+// replications when it is above them).
+func SetLimits(jobs, runs int) {
+	MaxJobs, MaxRuns = jobs, runs
+	MaxConfigs = max(defaultMaxConfigs, runs)
+	MaxReplications = max(defaultMaxReps, runs)
+}
+
+// plainParam: a workload or platform value that changes no model,
+// hierarchy or cloud parameter (checked alone by checkValue).
+func plainParam(k string) bool {
+	if strings.HasPrefix(k, "workload.params.") || k == "workload.model" || k == "workload.trace" {
+		return false
+	}
+	return strings.HasPrefix(k, "workload.") || strings.HasPrefix(k, "platform.")
+}
+
+// checkValue checks one grid or zip value of key against the schema of
+// a configuration (type, range, finite), without a position of its own.
+func checkValue(key string, v any) error {
+	text, err := yamlx.Flow(v)
+	if err != nil {
+		return err
+	}
+	sc := yamlx.Check("", yamlx.PathDoc(key, text), &RunConfig{})
+	var msgs []string
+	for _, e := range sc.Issues {
+		var is *yamlx.Issue
+		if errors.As(e, &is) {
+			msgs = append(msgs, is.Msg)
+		} else {
+			msgs = append(msgs, e.Error())
+		}
+	}
+	if len(msgs) > 0 {
+		return errors.New(strings.Join(msgs, "; "))
+	}
+	var rc RunConfig
+	if yamlx.DecodeStrict("", yamlx.PathDoc(key, text), &rc) == nil {
+		return rc.checkRanges()
+	}
+	return nil
+}
+
+// checkRanges checks a resolved configuration's sizes against the
+// limits (grid values were checked alone for type and range).
+func (rc *RunConfig) checkRanges() error {
+	if rc.Workload.Jobs > MaxJobs {
+		return fmt.Errorf("workload.jobs: %d jobs is over the limit of %d (raise it with --max-jobs)", rc.Workload.Jobs, MaxJobs)
+	}
+	return model.CheckNodes("platform.nodes", rc.Platform.Nodes)
+}
+
+// ConfigCount is the number of configurations Configs would make,
+// counted without making them; false if it overflows.
+func (s *Spec) ConfigCount() (int, bool) {
+	const limit = 1 << 62
+	n := 1
+	mul := func(k int) bool {
+		if k == 0 {
+			n = 0
+			return true
+		}
+		if n > limit/k {
+			return false
+		}
+		n *= k
+		return true
+	}
+	for _, k := range sortedKeys(s.Grid) {
+		if !mul(len(s.Grid[k])) {
+			return 0, false
+		}
+	}
+	if len(s.Zip) > 0 {
+		keys := sortedKeys(s.Zip)
+		if !mul(len(s.Zip[keys[0]])) {
+			return 0, false
+		}
+	}
+	if len(s.Policies) > 0 && s.Grid["policy"] == nil && s.Zip["policy"] == nil {
+		if !mul(len(s.Policies)) {
+			return 0, false
+		}
+	}
+	return n, true
 }
 
 func knownParam(k string) bool {

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
+	"time"
 
 	_ "modernc.org/sqlite" // the pure-Go SQLite driver, registered as "sqlite"
 )
@@ -14,11 +16,38 @@ import (
 // synchronous=FULL, one transaction per finished run, the run key as
 // primary key. Killing the process at any moment loses at most the runs
 // in flight; a finished run is never lost or stored twice.
+//
+// The store is the file store.db and, while it is open or after a crash,
+// store.db-wal (committed runs not yet copied into store.db) and
+// store.db-shm: copy or move all three together. The write-ahead log is
+// checkpointed into store.db after group commits (at most once per
+// CheckpointEvery) and at Close, so after a clean exit store.db alone
+// holds every run.
 type Store struct {
 	db   *sql.DB
 	Path string
 	Hash string
 	Spec string // canonical JSON of the spec
+
+	lastCheckpoint time.Time
+	writer         bool // opened by OpenStore: checkpointed at Close
+}
+
+// CheckpointEvery is the least time between two checkpoints of the
+// write-ahead log after group commits.
+var CheckpointEvery = 2 * time.Second
+
+// damaged explains an SQLite error that means the file is not a sound
+// store, naming the file and the ways out; other errors pass unchanged.
+func damaged(path string, err error) error {
+	if err == nil {
+		return nil
+	}
+	msg := err.Error()
+	if strings.Contains(msg, "malformed") || strings.Contains(msg, "not a database") || strings.Contains(msg, "SQLITE_CORRUPT") || strings.Contains(msg, "SQLITE_NOTADB") {
+		return fmt.Errorf("%s: the result store is damaged (%v). Keep it aside; rerun the experiment into a fresh folder (--out NEW, the runs are deterministic), or try 'gridsched merge --out NEW %s' to copy what is still readable; its companion files %s-wal and %s-shm belong with it", path, err, path, path, path)
+	}
+	return fmt.Errorf("%s: %w", path, err)
 }
 
 const schema = `
@@ -41,7 +70,7 @@ func openDB(path string) (*sql.DB, error) {
 	db.SetMaxOpenConns(1)
 	if _, err := db.Exec(schema); err != nil {
 		db.Close()
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, damaged(path, err)
 	}
 	return db, nil
 }
@@ -62,7 +91,7 @@ func OpenStore(path string, s *Spec, resume bool) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	st := &Store{db: db, Path: path, Hash: s.Hash(), Spec: s.Canonical()}
+	st := &Store{db: db, Path: path, Hash: s.Hash(), Spec: s.Canonical(), writer: true}
 	var have string
 	err = db.QueryRow(`SELECT value FROM meta WHERE key = 'spec_hash'`).Scan(&have)
 	switch {
@@ -85,7 +114,7 @@ func OpenStore(path string, s *Spec, resume bool) (*Store, error) {
 		}
 	case err != nil:
 		db.Close()
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, damaged(path, err)
 	case have != st.Hash:
 		db.Close()
 		return nil, fmt.Errorf("%s holds another experiment (spec hash %s, this spec %s)", path, have, st.Hash)
@@ -105,14 +134,30 @@ func OpenExisting(path string) (*Store, error) {
 	st := &Store{db: db, Path: path}
 	if err := db.QueryRow(`SELECT value FROM meta WHERE key = 'spec_hash'`).Scan(&st.Hash); err != nil {
 		db.Close()
+		if d := damaged(path, err); strings.Contains(d.Error(), "damaged") {
+			return nil, d
+		}
 		return nil, fmt.Errorf("%s: not a gridsched result store: %w", path, err)
 	}
 	db.QueryRow(`SELECT value FROM meta WHERE key = 'spec'`).Scan(&st.Spec)
 	return st, nil
 }
 
-// Close closes the store.
-func (st *Store) Close() error { return st.db.Close() }
+// Close checkpoints the write-ahead log into store.db (a store opened
+// for writing) and closes the store.
+func (st *Store) Close() error {
+	var cerr error
+	if st.writer {
+		_, cerr = st.db.Exec(`PRAGMA wal_checkpoint(TRUNCATE)`)
+	}
+	if err := st.db.Close(); err != nil {
+		return damaged(st.Path, err)
+	}
+	if cerr != nil {
+		return damaged(st.Path, cerr)
+	}
+	return nil
+}
 
 // Row is one stored run.
 type Row struct {
@@ -129,7 +174,7 @@ type Row struct {
 func (st *Store) Done() (map[string]bool, error) {
 	rows, err := st.db.Query(`SELECT run_key FROM runs`)
 	if err != nil {
-		return nil, err
+		return nil, damaged(st.Path, err)
 	}
 	defer rows.Close()
 	done := map[string]bool{}
@@ -140,7 +185,10 @@ func (st *Store) Done() (map[string]bool, error) {
 		}
 		done[k] = true
 	}
-	return done, rows.Err()
+	if err := rows.Err(); err != nil {
+		return nil, damaged(st.Path, err)
+	}
+	return done, nil
 }
 
 // Insert commits one finished run. Inserting a run that is already there
@@ -172,14 +220,23 @@ func (st *Store) InsertBatch(runs []Run, metrics []map[string]float64) error {
 			return fmt.Errorf("run %s: %w", r.Key, err)
 		}
 	}
-	return tx.Commit()
+	if err := tx.Commit(); err != nil {
+		return damaged(st.Path, err)
+	}
+	if time.Since(st.lastCheckpoint) >= CheckpointEvery {
+		// Cheap (the log holds a few batches); a busy reader only
+		// makes it partial.
+		st.db.Exec(`PRAGMA wal_checkpoint(PASSIVE)`)
+		st.lastCheckpoint = time.Now()
+	}
+	return nil
 }
 
 // Rows returns every stored run ordered by configuration and replication.
 func (st *Store) Rows() ([]Row, error) {
 	rows, err := st.db.Query(`SELECT run_key, config_index, config_id, params, replication, seed, metrics FROM runs ORDER BY config_index, replication`)
 	if err != nil {
-		return nil, err
+		return nil, damaged(st.Path, err)
 	}
 	defer rows.Close()
 	var out []Row
@@ -197,7 +254,10 @@ func (st *Store) Rows() ([]Row, error) {
 		}
 		out = append(out, r)
 	}
-	return out, rows.Err()
+	if err := rows.Err(); err != nil {
+		return nil, damaged(st.Path, err)
+	}
+	return out, nil
 }
 
 // Merge copies the runs of the stores at paths into a new store at out.

@@ -5,7 +5,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/goccy/go-yaml"
+	"github.com/gridsched/gridsched/internal/yamlx"
 )
 
 // NodeSpec describes one compute node. Later models add attributes here;
@@ -72,24 +72,54 @@ type platformFile struct {
 }
 
 type nodeGroup struct {
-	Count      int      `yaml:"count"`
+	Count      int      `yaml:"count" range:"[1,]"`
 	Prefix     string   `yaml:"prefix"`
-	PEs        *int     `yaml:"pes"`
-	Speed      *float64 `yaml:"speed"`
-	Capability *int     `yaml:"capability"`
-	Cost       *float64 `yaml:"cost"`
-	Stability  *float64 `yaml:"stability"`
-	Delay      *float64 `yaml:"delay"`
-	MIPS       *float64 `yaml:"mips"`
+	PEs        *int     `yaml:"pes" range:"[1,]"`
+	Speed      *float64 `yaml:"speed" range:"(0,]"`
+	Capability *int     `yaml:"capability" range:"[0,]"`
+	Cost       *float64 `yaml:"cost" range:"[0,]"`
+	Stability  *float64 `yaml:"stability" range:"[0,1]"`
+	Delay      *float64 `yaml:"delay" range:"[0,]"`
+	MIPS       *float64 `yaml:"mips" range:"[0,]"`
 }
 
-// ParsePlatform decodes a platform YAML document. Unknown keys are errors;
-// errors name the file (name), line and column.
+// Size limits of a platform. A platform beyond them is refused before
+// any node is built (2e9 nodes would exhaust memory); a user who really
+// wants more raises them (the command line's --max-nodes).
+const DefaultMaxNodes = 1 << 20
+
+// MaxNodes and MaxPEs are the limits in force.
+var (
+	// MaxNodes is the largest number of nodes of a platform.
+	MaxNodes = DefaultMaxNodes
+	// MaxPEs is the largest number of processors of one node.
+	MaxPEs = 1 << 20
+)
+
+// CheckNodes refuses a node count beyond MaxNodes (what names the count
+// in the message).
+func CheckNodes(what string, n int) error {
+	if n > MaxNodes {
+		return fmt.Errorf("%s: %d nodes is over the limit of %d (raise it with --max-nodes)", what, n, MaxNodes)
+	}
+	return nil
+}
+
+// ParsePlatform decodes a platform YAML document. Unknown keys, wrong
+// types (a fraction for a count, a tagged value), values out of range
+// (NaN included) and sizes beyond MaxNodes / MaxPEs are errors naming the
+// file (name), line and column; every problem is reported at once.
 func ParsePlatform(name string, data []byte) (*Platform, error) {
+	if len(bytes.TrimSpace(data)) == 0 {
+		return nil, fmt.Errorf("%s: the platform file is empty (want name: and groups:)", name)
+	}
+	schema := yamlx.Check(name, data, &platformFile{})
+	if len(schema.Issues) > 0 {
+		return nil, errors.Join(schema.Issues...)
+	}
 	var f platformFile
-	dec := yaml.NewDecoder(bytes.NewReader(data), yaml.DisallowUnknownField(), yaml.Strict())
-	if err := dec.Decode(&f); err != nil {
-		return nil, fmt.Errorf("%s: %s", name, yaml.FormatError(err, false, true))
+	if err := yamlx.DecodeStrict(name, data, &f); err != nil {
+		return nil, err
 	}
 	if len(f.Groups) == 0 {
 		return nil, fmt.Errorf("%s: platform has no node groups (key \"groups\")", name)
@@ -98,46 +128,47 @@ func ParsePlatform(name string, data []byte) (*Platform, error) {
 	if p.Name == "" {
 		p.Name = name
 	}
+	var errs []error
+	total := 0
 	for gi, g := range f.Groups {
-		where := fmt.Sprintf("%s: groups[%d]", name, gi)
+		path := fmt.Sprintf("groups[%d]", gi)
 		if g.Count <= 0 {
-			return nil, fmt.Errorf("%s.count: must be a positive integer, got %d", where, g.Count)
+			errs = append(errs, schema.At(path, "every group needs a count >= 1"))
+			continue
 		}
+		if g.Count > MaxNodes-total {
+			errs = append(errs, schema.At(path+".count", "%d nodes bring the platform over the limit of %d nodes (raise it with --max-nodes)", g.Count, MaxNodes))
+			continue
+		}
+		total += g.Count
+		if g.PEs != nil && *g.PEs > MaxPEs {
+			errs = append(errs, schema.At(path+".pes", "%d processors per node is over the limit of %d", *g.PEs, MaxPEs))
+		}
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	p.Nodes = make([]NodeSpec, 0, total)
+	for gi, g := range f.Groups {
 		prefix := g.Prefix
 		if prefix == "" {
 			prefix = fmt.Sprintf("g%d-", gi)
 		}
 		n := defaultNode("", 1)
+		set := func(dst *float64, src *float64) {
+			if src != nil {
+				*dst = *src
+			}
+		}
 		if g.PEs != nil {
 			n.PEs = *g.PEs
 		}
-		if n.PEs <= 0 {
-			return nil, fmt.Errorf("%s.pes: must be a positive integer, got %d", where, n.PEs)
-		}
-		setF := func(dst *float64, src *float64, field string, lo float64, hi float64) error {
-			if src == nil {
-				return nil
-			}
-			if *src < lo || *src > hi {
-				return fmt.Errorf("%s.%s: %g is outside [%g, %g]", where, field, *src, lo, hi)
-			}
-			*dst = *src
-			return nil
-		}
-		const inf = 1e300
-		if err := errors.Join(
-			setF(&n.Speed, g.Speed, "speed", 1e-9, inf),
-			setF(&n.Cost, g.Cost, "cost", 0, inf),
-			setF(&n.Stability, g.Stability, "stability", 0, 1),
-			setF(&n.Delay, g.Delay, "delay", 0, inf),
-			setF(&n.MIPS, g.MIPS, "mips", 0, inf),
-		); err != nil {
-			return nil, err
-		}
+		set(&n.Speed, g.Speed)
+		set(&n.Cost, g.Cost)
+		set(&n.Stability, g.Stability)
+		set(&n.Delay, g.Delay)
+		set(&n.MIPS, g.MIPS)
 		if g.Capability != nil {
-			if *g.Capability < 0 {
-				return nil, fmt.Errorf("%s.capability: must be >= 0, got %d", where, *g.Capability)
-			}
 			n.Capability = *g.Capability
 		}
 		for i := 0; i < g.Count; i++ {

@@ -123,7 +123,7 @@ func WriteSummaryTable(w io.Writer, s *metrics.Summary) error {
 	fmt.Fprintf(tw, "policy\t%s\n", s.Policy)
 	fmt.Fprintf(tw, "workload\t%s\n", s.Workload)
 	fmt.Fprintf(tw, "platform\t%s, %d processors\n", s.Platform, s.Processors)
-	fmt.Fprintf(tw, "jobs\t%d simulated: %d completed, %d killed, %d failed, %d dropped, %d unfinished\n",
+	fmt.Fprintf(tw, "jobs\t%d simulated: %d completed, %d killed, %d failed, %d dropped (REJECTED or COMPLETED_KILLED in jobs.csv), %d unfinished\n",
 		s.Jobs, s.Completed, s.Killed, s.Failed, s.Dropped, s.Unfinished)
 	if len(s.Skipped) > 0 {
 		keys := make([]string, 0, len(s.Skipped))
@@ -138,6 +138,10 @@ func WriteSummaryTable(w io.Writer, s *metrics.Summary) error {
 			parts[i] = fmt.Sprintf("%s %d", k, s.Skipped[k])
 		}
 		fmt.Fprintf(tw, "skipped\t%d trace records: %s\n", total, strings.Join(parts, ", "))
+	}
+	if s.Completed+s.Killed == 0 {
+		fmt.Fprintf(tw, "metrics\tnone: no job ran to an end\n")
+		return tw.Flush()
 	}
 	fmt.Fprintf(tw, "\tmean\tmedian\tp95\tmax\n")
 	row := func(name string, d distsum.Summary, unit string) {
@@ -162,30 +166,60 @@ func f(v float64, unit string) string {
 // WriteScheduleSWF writes the simulated schedule as SWF: each job's
 // trace fields with wait time, run time, allocated processors and status
 // replaced by the simulated ones (status 1 completed, 0 killed or failed,
-// 5 dropped or never started; wait and run −1 if it never started). The
-// input header is kept, with a note naming the policy.
-func WriteScheduleSWF(w io.Writer, jobs []*engine.Job, header swf.Header, note string) error {
+// 5 dropped or never started; wait and run −1 if it never started).
+//
+// The input header is kept verbatim (a trace's copyright notice must
+// stay), except the record counts (MaxJobs, MaxRecords), which are
+// rewritten to this file's; a Version line, MaxProcs (maxProcs, when the
+// input has none) and a note naming the policy are added. Every field is
+// an integer, as SWF asks: times are rounded to the second (start and
+// end each, so a run never exceeds its rounded-up request).
+func WriteScheduleSWF(w io.Writer, jobs []*engine.Job, header swf.Header, note string, maxProcs int) error {
 	sw := swf.NewWriter(w)
-	h := swf.Header{{Key: "Version", Value: "2.2"}}
+	var h swf.Header
+	if _, ok := header.Get("Version"); !ok {
+		h = append(h, swf.HeaderField{Key: "Version", Value: "2.2"})
+	}
+	count := strconv.Itoa(len(jobs))
 	for _, f := range header {
-		if !strings.EqualFold(f.Key, "Version") {
-			h = append(h, f)
+		if strings.EqualFold(f.Key, "MaxJobs") || strings.EqualFold(f.Key, "MaxRecords") {
+			f = swf.HeaderField{Key: f.Key, Value: count}
 		}
+		h = append(h, f)
+	}
+	if _, ok := header.Get("MaxProcs"); !ok && maxProcs > 0 {
+		h = append(h, swf.HeaderField{Key: "MaxProcs", Value: strconv.Itoa(maxProcs)})
+	}
+	if _, ok := header.Get("MaxRecords"); !ok {
+		h = append(h, swf.HeaderField{Key: "MaxRecords", Value: count})
 	}
 	h = append(h, swf.HeaderField{Key: "Note", Value: note})
 	if err := sw.WriteHeader(h); err != nil {
 		return err
 	}
+	// round keeps −1 (unknown) and rounds the rest to whole seconds.
+	round := func(v float64) float64 {
+		if v < 0 || math.IsNaN(v) {
+			return v
+		}
+		return math.Round(v)
+	}
 	for _, j := range jobs {
+		req := j.Estimate
+		if req > 0 {
+			req = math.Ceil(req)
+		}
+		submit := round(j.Submit)
 		r := swf.Record{
-			Job: j.ID, Submit: j.Submit, Wait: -1, Run: -1, Alloc: j.Procs, AvgCPU: j.AvgCPU, UsedMem: j.UsedMem,
-			ReqProcs: j.ReqProcs, ReqTime: j.Estimate, ReqMem: j.ReqMem, Status: 5, User: j.User, Group: j.Group,
-			Executable: j.Executable, Queue: j.Queue, Partition: j.Partition, Preceding: j.Preceding, Think: j.Think,
+			Job: j.ID, Submit: submit, Wait: -1, Run: -1, Alloc: j.Procs, AvgCPU: round(j.AvgCPU), UsedMem: round(j.UsedMem),
+			ReqProcs: j.ReqProcs, ReqTime: req, ReqMem: round(j.ReqMem), Status: 5, User: j.User, Group: j.Group,
+			Executable: j.Executable, Queue: j.Queue, Partition: j.Partition, Preceding: j.Preceding, Think: round(j.Think),
 		}
 		if !math.IsNaN(j.Start) {
-			r.Wait = j.Start - j.Submit
+			start := math.Round(j.Start)
+			r.Wait = start - submit
 			if !math.IsNaN(j.End) {
-				r.Run = j.End - j.Start
+				r.Run = math.Round(j.End) - start
 			}
 			switch j.State {
 			case engine.Completed:

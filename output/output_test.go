@@ -2,6 +2,8 @@ package output_test
 
 import (
 	"bytes"
+	"math"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -48,18 +50,69 @@ func TestJobsCSV(t *testing.T) {
 func TestScheduleSWF(t *testing.T) {
 	var b bytes.Buffer
 	e := run(t)
-	if err := output.WriteScheduleSWF(&b, e.Jobs(), swf.Header{{Key: "MaxProcs", Value: "4"}}, "test"); err != nil {
+	if err := output.WriteScheduleSWF(&b, e.Jobs(), swf.Header{{Key: "MaxProcs", Value: "4"}}, "test", 4); err != nil {
 		t.Fatal(err)
 	}
 	want := `; Version: 2.2
 ; MaxProcs: 4
+; MaxRecords: 4
 ; Note: test
 1 0 0 10 2 -1 -1 -1 10 -1 1 3 -1 -1 -1 -1 -1 -1
 2 1 9 5 4 -1 -1 -1 5 -1 1 4 -1 -1 -1 -1 -1 -1
 3 2 0 5 2 -1 -1 -1 5 -1 1 3 -1 -1 -1 -1 -1 -1
-4 2.5 12.5 4 1 -1 -1 -1 4 -1 0 5 -1 -1 -1 -1 -1 -1
+4 3 12 4 1 -1 -1 -1 4 -1 0 5 -1 -1 -1 -1 -1 -1
 `
 	if diff := cmp.Diff(want, b.String()); diff != "" {
 		t.Errorf("schedule.swf (-want +got):\n%s", diff)
+	}
+}
+
+// TestScheduleSWFKeepsHeader: the input header comes out verbatim (the
+// archive's copyright notice, continuation lines, the banner), the record
+// counts are this file's, and every field is an integer (issue 18, item
+// 14).
+func TestScheduleSWFKeepsHeader(t *testing.T) {
+	in := `;   --- SWF file from the Parallel Workloads Archive ---
+; Version: 2.2
+; Copyright: Copyright (C) the archive. Permission to use
+;            the log is granted provided this notice is kept.
+; Information: http://www.cs.huji.ac.il/labs/parallel/workload/
+;              http://www.cs.huji.ac.il/labs/parallel/workload/logs.html
+; MaxJobs: 999
+; MaxRecords: 999
+`
+	r, err := swf.NewReader(strings.NewReader(in+"1 0 0 1 1 -1 -1 1 1 -1 1 1 1 -1 1 1 -1 -1\n"), "in.swf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Next()
+	var b bytes.Buffer
+	e := run(t)
+	if err := output.WriteScheduleSWF(&b, e.Jobs(), r.Header(), "test", 4); err != nil {
+		t.Fatal(err)
+	}
+	want := strings.Replace(strings.Replace(in, "; MaxJobs: 999", "; MaxJobs: 4", 1), "; MaxRecords: 999", "; MaxRecords: 4", 1) + "; MaxProcs: 4\n; Note: test\n"
+	if got := b.String()[:len(want)]; got != want {
+		t.Errorf("header:\n%s\nwant:\n%s", got, want)
+	}
+	rr, _ := swf.NewReader(&b, "out.swf")
+	for {
+		rec, err := rr.Next()
+		if err != nil {
+			break
+		}
+		for _, v := range []float64{rec.Submit, rec.Wait, rec.Run, rec.ReqTime} {
+			if v != math.Trunc(v) {
+				t.Fatalf("non-integer field in %+v", rec)
+			}
+		}
+		if rec.ReqTime > 0 && rec.Run > rec.ReqTime {
+			t.Fatalf("run longer than requested: %+v", rec)
+		}
+	}
+	for _, f := range rr.Header() {
+		if strings.EqualFold(f.Key, "http") {
+			t.Fatalf("a URL continuation read as a key: %+v", f)
+		}
 	}
 }

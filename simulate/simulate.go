@@ -161,13 +161,24 @@ func PlatformFor(cfg *Config, w *workload.Workload) (*model.Platform, error) {
 		}
 		return model.ParsePlatform(cfg.PlatformPath, data)
 	case cfg.Nodes > 0:
+		if err := model.CheckNodes("--nodes", cfg.Nodes); err != nil {
+			return nil, err
+		}
 		return model.Uniform(fmt.Sprintf("%d single-processor nodes", cfg.Nodes), cfg.Nodes, 1), nil
 	case cfg.WorkloadPath == "" && w.Header == nil:
 		return model.DefaultPlatform(), nil
 	}
 	n := w.MaxProcs()
+	for _, k := range []string{"MaxProcs", "MaxNodes"} {
+		if v, ok := w.Header.Get(k); ok && n <= 0 {
+			return nil, fmt.Errorf("%s: the header's %s is %q, not a positive number of processors; say the platform with --nodes or --platform", w.Name, k, v)
+		}
+	}
 	if n <= 0 {
 		return nil, fmt.Errorf("%s: the workload gives no MaxProcs or MaxNodes; say the platform with --nodes or --platform", w.Name)
+	}
+	if err := model.CheckNodes(w.Name+": the header's MaxProcs", n); err != nil {
+		return nil, err
 	}
 	return model.Uniform(fmt.Sprintf("trace MaxProcs: %d single-processor nodes", n), n, 1), nil
 }
@@ -340,7 +351,7 @@ func (r *Result) WriteDir(dir string) error {
 		write(SummaryFile, func(f *os.File) error { return output.WriteSummaryJSON(f, &r.Summary) }),
 		write(ScheduleFile, func(f *os.File) error {
 			note := fmt.Sprintf("schedule simulated by gridsched, policy %s, platform %s (%d processors)", r.Config.Policy, r.Platform.Name, r.Platform.TotalPEs())
-			return output.WriteScheduleSWF(f, r.Engine.Jobs(), r.Workload.Header, note)
+			return output.WriteScheduleSWF(f, r.Engine.Jobs(), r.Workload.Header, note, r.Platform.TotalPEs())
 		}),
 	}
 	if r.Series != nil {

@@ -16,6 +16,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"strconv"
 	"strings"
@@ -56,9 +57,13 @@ var FieldNames = [18]string{
 // intField marks the fields that must be integers.
 var intField = [18]bool{0: true, 4: true, 7: true, 10: true, 11: true, 12: true, 13: true, 14: true, 15: true, 16: true}
 
-// HeaderField is one "; Key: value" header line.
+// HeaderField is one header line: "; Key: value", or (Key empty) a
+// comment line that is no field (the banner, a copyright notice, the
+// continuation of a long value). Raw is the line as read (empty for a
+// field made in code); the writer writes it verbatim.
 type HeaderField struct {
 	Key, Value string
+	Raw        string
 }
 
 // Header is the ordered list of header fields of a file.
@@ -67,7 +72,7 @@ type Header []HeaderField
 // Get returns the value of the first field named key (case-insensitive).
 func (h Header) Get(key string) (string, bool) {
 	for _, f := range h {
-		if strings.EqualFold(f.Key, key) {
+		if f.Key != "" && strings.EqualFold(f.Key, key) {
 			return f.Value, true
 		}
 	}
@@ -115,6 +120,33 @@ type Reader struct {
 	line   int
 	header Header
 	closer io.Closer
+	src    *errReader
+}
+
+// errReader remembers the first read error other than io.EOF: the
+// scanner hands out the partial last line of a truncated gzip stream
+// before it reports the error, and that line must not be parsed as a
+// (short) record.
+type errReader struct {
+	r    io.Reader
+	gzip bool
+	err  error
+}
+
+func (e *errReader) Read(p []byte) (int, error) {
+	n, err := e.r.Read(p)
+	if err != nil && err != io.EOF && e.err == nil {
+		e.err = err
+	}
+	return n, err
+}
+
+// readErr describes the input's read error at line.
+func (r *Reader) readErr(line int) error {
+	if r.src.gzip {
+		return fmt.Errorf("%s:%d: gzip: the compressed stream is truncated or corrupt (%v)", r.name, line, r.src.err)
+	}
+	return fmt.Errorf("%s:%d: %w", r.name, line, r.src.err)
 }
 
 // NewReader reads SWF text or gzip-compressed SWF from r; name is used in
@@ -130,9 +162,10 @@ func NewReader(r io.Reader, name string) (*Reader, error) {
 		}
 		src, closer = gz, gz
 	}
-	sc := bufio.NewScanner(src)
+	er := &errReader{r: src, gzip: closer != nil}
+	sc := bufio.NewScanner(er)
 	sc.Buffer(make([]byte, 0, 1<<16), 1<<20)
-	return &Reader{name: name, sc: sc, closer: closer}, nil
+	return &Reader{name: name, sc: sc, closer: closer, src: er}, nil
 }
 
 // Open opens an SWF file (plain or gzip).
@@ -160,6 +193,9 @@ func (r *Reader) Line() int { return r.line }
 func (r *Reader) Next() (Record, error) {
 	for r.sc.Scan() {
 		r.line++
+		if r.src.err != nil {
+			return Record{}, r.readErr(r.line)
+		}
 		b := r.sc.Bytes()
 		t := bytes.TrimSpace(b)
 		if len(t) == 0 {
@@ -175,24 +211,36 @@ func (r *Reader) Next() (Record, error) {
 		if errors.Is(err, bufio.ErrTooLong) {
 			return Record{}, &Error{File: r.name, Line: r.line + 1, Msg: "line longer than 1 MiB"}
 		}
+		if r.src.err != nil {
+			return Record{}, r.readErr(r.line + 1)
+		}
 		return Record{}, fmt.Errorf("%s:%d: %w", r.name, r.line, err)
 	}
 	return Record{}, io.EOF
 }
 
 func (r *Reader) comment(c []byte) {
+	raw := ";" + string(c)
+	if len(r.header) > 10_000 {
+		return // a header that long is prose; keep memory bounded
+	}
 	s := strings.TrimSpace(string(c))
 	i := strings.IndexByte(s, ':')
-	if i <= 0 {
-		return // banner or free text
+	prose := HeaderField{Raw: raw, Value: s}
+	if i <= 0 || strings.HasPrefix(s[i+1:], "//") {
+		// Banner, free text, or a URL continuing the line before
+		// ("http://www..." is no key).
+		r.header = append(r.header, prose)
+		return
 	}
 	key := s[:i]
 	for _, ch := range key {
 		if !(ch >= 'A' && ch <= 'Z' || ch >= 'a' && ch <= 'z' || ch >= '0' && ch <= '9' || ch == '_') {
-			return // "Note: ..." keys are words; anything else is prose
+			r.header = append(r.header, prose) // "Note: ..." keys are words; anything else is prose
+			return
 		}
 	}
-	r.header = append(r.header, HeaderField{Key: key, Value: strings.TrimSpace(s[i+1:])})
+	r.header = append(r.header, HeaderField{Key: key, Value: strings.TrimSpace(s[i+1:]), Raw: raw})
 }
 
 func (r *Reader) parse(t []byte) (Record, error) {
@@ -231,6 +279,10 @@ func (r *Reader) parse(t []byte) (Record, error) {
 	}, nil
 }
 
+// maxExact is 2^53, the largest magnitude up to which every integer is a
+// float64.
+const maxExact = 1 << 53
+
 // parseNum parses an integer quickly, falling back to ParseFloat for
 // fractional values. It returns a non-empty message on error.
 func parseNum(b []byte, integer bool) (float64, string) {
@@ -257,9 +309,17 @@ func parseNum(b []byte, integer bool) (float64, string) {
 			return float64(v), ""
 		}
 	}
+	if t := bytes.TrimLeft(b, "+-"); bytes.HasPrefix(t, []byte("0x")) || bytes.HasPrefix(t, []byte("0X")) || bytes.IndexByte(b, '_') >= 0 {
+		return 0, "is not a decimal number"
+	}
 	x, err := strconv.ParseFloat(string(b), 64)
-	if err != nil || x != x || x > 1e18 || x < -1e18 {
+	if err != nil || x != x || math.IsInf(x, 0) {
 		return 0, "is not a number"
+	}
+	if x >= maxExact || x <= -maxExact {
+		// Beyond 2^53 a float64 cannot hold every integer: times would
+		// lose seconds (1e17 + 1 == 1e17).
+		return 0, "is 2^53 or more (cannot be represented exactly)"
 	}
 	if integer && x != float64(int64(x)) {
 		return 0, "is not an integer"
@@ -284,10 +344,20 @@ type Writer struct {
 // NewWriter writes SWF to w. Call Flush at the end.
 func NewWriter(w io.Writer) *Writer { return &Writer{w: bufio.NewWriterSize(w, 1<<16)} }
 
-// WriteHeader writes header fields as "; Key: value" lines.
+// WriteHeader writes header lines: a line read from a file verbatim,
+// a field made in code as "; Key: value".
 func (w *Writer) WriteHeader(h Header) error {
 	for _, f := range h {
-		if _, err := fmt.Fprintf(w.w, "; %s: %s\n", f.Key, f.Value); err != nil {
+		var err error
+		switch {
+		case f.Raw != "":
+			_, err = fmt.Fprintf(w.w, "%s\n", f.Raw)
+		case f.Key == "":
+			_, err = fmt.Fprintf(w.w, "; %s\n", f.Value)
+		default:
+			_, err = fmt.Fprintf(w.w, "; %s: %s\n", f.Key, f.Value)
+		}
+		if err != nil {
 			return err
 		}
 	}

@@ -125,7 +125,7 @@ func TestRoundTrip(t *testing.T) {
 		}
 		var buf bytes.Buffer
 		w := NewWriter(&buf)
-		w.WriteHeader(Header{{"Version", "2.2"}, {"MaxProcs", "128"}})
+		w.WriteHeader(Header{{Key: "Version", Value: "2.2"}, {Key: "MaxProcs", Value: "128"}})
 		w.Write(&rec)
 		w.Flush()
 		r, _ := NewReader(&buf, "rt")
@@ -178,4 +178,55 @@ func FuzzReader(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestRefusesInexactAndHex: values a float64 cannot hold exactly (beyond
+// 2^53) and hex floats are refused with line and field (issue 18, item 5).
+func TestRefusesInexactAndHex(t *testing.T) {
+	rec := func(submit, run string) string {
+		return "1 " + submit + " 0 " + run + " 4 -1 -1 4 200 -1 1 3 1 -1 0 1 -1 -1\n"
+	}
+	for _, c := range []struct{ name, in, want string }{
+		{"submit 1e17", rec("1e17", "1"), `h.swf:1: field 2 (submit time): "1e17" is 2^53 or more`},
+		{"2^53+1", rec("9007199254740993", "1"), `h.swf:1: field 2 (submit time): "9007199254740993" is 2^53 or more`},
+		{"hex submit", rec("0x1p4", "1"), `h.swf:1: field 2 (submit time): "0x1p4" is not a decimal number`},
+		{"hex runtime", rec("0", "0X10"), `h.swf:1: field 4 (run time): "0X10" is not a decimal number`},
+		{"underscore", rec("1_000", "1"), `h.swf:1: field 2 (submit time): "1_000" is not a decimal number`},
+		{"inf", rec("0", "Inf"), `h.swf:1: field 4 (run time): "Inf" is not a number`},
+		{"negative beyond", rec("-1e16", "1"), `is 2^53 or more`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			recs, _, err := readAll(t, []byte(c.in), "h.swf")
+			if err == nil || !strings.Contains(err.Error(), c.want) || len(recs) != 0 {
+				t.Fatalf("%d records, err %v, want %q", len(recs), err, c.want)
+			}
+		})
+	}
+	// 2^53 - 1 is exact and accepted.
+	if recs, _, err := readAll(t, []byte(rec("9007199254740991", "1")), "h.swf"); err != nil || recs[0].Submit != 1<<53-1 {
+		t.Fatalf("2^53-1: %v", err)
+	}
+}
+
+// TestTruncatedGzipNamesGzip: a gzip stream cut anywhere says gzip, never
+// "expected 18 fields" for the partial last line (issue 18, item 6).
+func TestTruncatedGzipNamesGzip(t *testing.T) {
+	var plain strings.Builder
+	for i := 1; i <= 400; i++ {
+		plain.WriteString(strings.Repeat(" ", i%7) + "1 0 10 100 4 -1 -1 4 200 -1 1 3 1 -1 0 1 -1 -1\n")
+	}
+	var gz bytes.Buffer
+	w := gzip.NewWriter(&gz)
+	w.Write([]byte(plain.String()))
+	w.Close()
+	full := gz.Bytes()
+	for cut := 20; cut < len(full)-1; cut += 7 {
+		_, _, err := readAll(t, full[:cut], "t.swf.gz")
+		if err == nil {
+			t.Fatalf("cut at %d of %d: accepted", cut, len(full))
+		}
+		if !strings.Contains(err.Error(), "gzip") {
+			t.Fatalf("cut at %d of %d: %v", cut, len(full), err)
+		}
+	}
 }

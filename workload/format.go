@@ -75,7 +75,19 @@ func formatField(f any) string {
 	panic("workload: unknown field type")
 }
 
-func parseField(f any, s string) error {
+// maxExact is 2^53: every integer up to it is exact in a float64, so a
+// time beyond it cannot be represented to the second.
+const maxExact = 1 << 53
+
+// nanColumns are the float columns whose unknown value is NaN (empty in
+// CSV, null in JSON Lines); the other float columns write −1 for
+// unknown, as SWF does.
+var nanColumns = map[string]bool{"deadline": true, "migration_cost": true, "window_start": true, "window_end": true}
+
+// parseField parses the value s of column col into f. Floats must be
+// finite decimal numbers within ±2^53 (no NaN, Inf or hex); an empty value
+// is accepted only where the format writes one (the NaN columns).
+func parseField(f any, col, s string) error {
 	switch v := f.(type) {
 	case *int:
 		n, err := strconv.Atoi(s)
@@ -91,12 +103,21 @@ func parseField(f any, s string) error {
 		*v = n
 	case *float64:
 		if s == "" {
-			*v = math.NaN()
-			return nil
+			if nanColumns[col] {
+				*v = math.NaN()
+				return nil
+			}
+			return fmt.Errorf("no value (write -1 for unknown)")
+		}
+		if t := strings.TrimLeft(s, "+-"); strings.HasPrefix(t, "0x") || strings.HasPrefix(t, "0X") || strings.Contains(s, "_") {
+			return fmt.Errorf("%q is not a decimal number", s)
 		}
 		x, err := strconv.ParseFloat(s, 64)
-		if err != nil || math.IsNaN(x) {
-			return fmt.Errorf("%q is not a number", s)
+		if err != nil || math.IsNaN(x) || math.IsInf(x, 0) {
+			return fmt.Errorf("%q is not a finite number", s)
+		}
+		if math.Abs(x) >= maxExact {
+			return fmt.Errorf("%s is 2^53 or more (not exact in a float64)", s)
 		}
 		*v = x
 	}
@@ -233,9 +254,12 @@ func WriteFile(path string, jobs []model.Job, header swf.Header) error {
 // the transform as LoadSWF does.
 func Load(path string, rules Rules, t Transform) (*Workload, error) {
 	if FormatOf(path) == FormatSWF {
+		if st, err := os.Stat(path); err == nil && st.IsDir() {
+			return nil, fmt.Errorf("%s: is a directory, not a workload file", path)
+		}
 		return LoadSWF(path, rules, t)
 	}
-	f, err := os.Open(path)
+	f, err := openWorkload(path)
 	if err != nil {
 		return nil, err
 	}
@@ -256,12 +280,28 @@ func Load(path string, rules Rules, t Transform) (*Workload, error) {
 	return b.finish(nil), nil
 }
 
+// openWorkload opens a workload file, refusing a directory.
+func openWorkload(path string) (*os.File, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	if st, err := f.Stat(); err == nil && st.IsDir() {
+		f.Close()
+		return nil, fmt.Errorf("%s: is a directory, not a workload file", path)
+	}
+	return f, nil
+}
+
 func readCSV(r io.Reader, name string, b *builder) error {
 	cr := csv.NewReader(bufio.NewReaderSize(r, 1<<16))
 	cr.ReuseRecord = true
 	head, err := cr.Read()
+	if err == io.EOF {
+		return fmt.Errorf("%s:1: the file is empty (want a header line: %s)", name, strings.Join(Columns, ","))
+	}
 	if err != nil {
-		return fmt.Errorf("%s:1: cannot read the header: %w", name, err)
+		return fmt.Errorf("%s: cannot read the header: %w", name, err)
 	}
 	pos := make([]int, len(Columns)) // column index in the file per Columns entry, −1 if absent
 	for i := range pos {
@@ -269,8 +309,13 @@ func readCSV(r io.Reader, name string, b *builder) error {
 	}
 	for i, h := range head {
 		k := slices.Index(Columns, strings.TrimSpace(h))
+		_, col := cr.FieldPos(i)
 		if k < 0 {
-			return fmt.Errorf("%s:1: unknown column %q (known: %s)", name, h, strings.Join(Columns, ", "))
+			return fmt.Errorf("%s:1:%d: unknown column %q (known: %s)", name, col, h, strings.Join(Columns, ", "))
+		}
+		if pos[k] >= 0 {
+			_, first := cr.FieldPos(pos[k])
+			return fmt.Errorf("%s:1:%d: column %q appears twice (first at column %d)", name, col, h, first)
 		}
 		pos[k] = i
 	}
@@ -279,21 +324,22 @@ func readCSV(r io.Reader, name string, b *builder) error {
 			return fmt.Errorf("%s:1: column %q is required", name, need)
 		}
 	}
-	for line := 2; ; line++ {
+	for {
 		rec, err := cr.Read()
 		if err == io.EOF {
 			return nil
 		}
 		if err != nil {
-			return fmt.Errorf("%s:%d: %w", name, line, err)
+			return fmt.Errorf("%s: %w", name, err)
 		}
 		j := model.NewJob(0, 0, 0, 0)
 		for k, f := range fields(&j) {
 			if pos[k] < 0 {
 				continue
 			}
-			if err := parseField(f, strings.TrimSpace(rec[pos[k]])); err != nil {
-				return fmt.Errorf("%s:%d: column %s: %v", name, line, Columns[k], err)
+			if err := parseField(f, Columns[k], strings.TrimSpace(rec[pos[k]])); err != nil {
+				line, col := cr.FieldPos(pos[k])
+				return fmt.Errorf("%s:%d:%d: column %s: %v", name, line, col, Columns[k], err)
 			}
 		}
 		if b.add(j) {
@@ -302,44 +348,95 @@ func readCSV(r io.Reader, name string, b *builder) error {
 	}
 }
 
+// MaxJSONLine is the longest line of a JSON Lines workload.
+const MaxJSONLine = 1 << 20
+
 func readJSONL(r io.Reader, name string, b *builder) error {
 	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 1<<16), 1<<20)
-	for line := 1; sc.Scan(); line++ {
+	sc.Buffer(make([]byte, 0, 1<<16), MaxJSONLine)
+	line := 1
+	for ; sc.Scan(); line++ {
 		t := bytes.TrimSpace(sc.Bytes())
 		if len(t) == 0 {
 			continue
 		}
-		var m map[string]json.RawMessage
-		if err := json.Unmarshal(t, &m); err != nil {
-			return fmt.Errorf("%s:%d: %v", name, line, err)
-		}
 		j := model.NewJob(0, 0, 0, 0)
-		fs := fields(&j)
-		for k, raw := range m {
-			i := slices.Index(Columns, k)
-			if i < 0 {
-				return fmt.Errorf("%s:%d: unknown field %q", name, line, k)
-			}
-			s := string(raw)
-			if s == "null" {
-				s = ""
-			}
-			if err := parseField(fs[i], s); err != nil {
-				return fmt.Errorf("%s:%d: field %s: %v", name, line, k, err)
-			}
-		}
-		for _, need := range []string{"id", "submit", "runtime", "procs"} {
-			if _, ok := m[need]; !ok {
-				return fmt.Errorf("%s:%d: field %q is required", name, line, need)
-			}
+		if err := parseJSONJob(sc.Bytes(), &j); err != nil {
+			return fmt.Errorf("%s:%d:%s", name, line, err)
 		}
 		if b.add(j) {
 			return nil
 		}
 	}
 	if err := sc.Err(); err != nil {
-		return fmt.Errorf("%s: %w", name, errors.Unwrap(err))
+		if errors.Is(err, bufio.ErrTooLong) {
+			return fmt.Errorf("%s:%d: the line is longer than %d bytes (one job per line)", name, line, MaxJSONLine)
+		}
+		return fmt.Errorf("%s:%d: %w", name, line, err)
 	}
 	return nil
+}
+
+// parseJSONJob parses one JSON Lines record into j. Its errors start with
+// the column ("12: field submit: ...") so the caller prefixes file:line.
+func parseJSONJob(lineBytes []byte, j *model.Job) error {
+	col := func(off int64) int { return int(off) + 1 }
+	dec := json.NewDecoder(bytes.NewReader(lineBytes))
+	dec.UseNumber()
+	lead := len(lineBytes) - len(bytes.TrimLeft(lineBytes, " \t\r"))
+	tok, err := dec.Token()
+	if err != nil || tok != json.Delim('{') {
+		return errors.New(fmt.Sprintf("%d: want a JSON object, one job per line", lead+1) + errSuffix(err))
+	}
+	fs := fields(j)
+	seen := map[string]int{}
+	for dec.More() {
+		off := dec.InputOffset()
+		kt, err := dec.Token()
+		if err != nil {
+			return fmt.Errorf("%d: %v", col(off), err)
+		}
+		k, _ := kt.(string)
+		keyCol := col(off) + len(lineBytes[off:]) - len(bytes.TrimLeft(lineBytes[off:], " \t,"))
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return fmt.Errorf("%d: field %s: %v", keyCol, k, err)
+		}
+		i := slices.Index(Columns, k)
+		if i < 0 {
+			return fmt.Errorf("%d: unknown field %q (known: %s)", keyCol, k, strings.Join(Columns, ", "))
+		}
+		if first, dup := seen[k]; dup {
+			return fmt.Errorf("%d: field %q appears twice (first at column %d)", keyCol, k, first)
+		}
+		seen[k] = keyCol
+		s := string(raw)
+		if s == "null" {
+			s = ""
+		} else if len(s) > 0 && (s[0] == '"' || s[0] == '{' || s[0] == '[' || s[0] == 't' || s[0] == 'f') {
+			return fmt.Errorf("%d: field %s: want a number, got %s", keyCol, k, s)
+		}
+		if err := parseField(fs[i], k, s); err != nil {
+			return fmt.Errorf("%d: field %s: %v", keyCol, k, err)
+		}
+	}
+	if _, err := dec.Token(); err != nil {
+		return fmt.Errorf("%d: %v", col(dec.InputOffset()), err)
+	}
+	if rest := bytes.TrimSpace(lineBytes[dec.InputOffset():]); len(rest) > 0 {
+		return fmt.Errorf("%d: text after the JSON object", col(dec.InputOffset())+1)
+	}
+	for _, need := range []string{"id", "submit", "runtime", "procs"} {
+		if _, ok := seen[need]; !ok {
+			return fmt.Errorf("%d: field %q is required", lead+1, need)
+		}
+	}
+	return nil
+}
+
+func errSuffix(err error) string {
+	if err != nil {
+		return " (" + err.Error() + ")"
+	}
+	return ""
 }

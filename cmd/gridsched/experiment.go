@@ -145,13 +145,24 @@ Job (JOB_COMPLETION_INDEX, with GRIDSCHED_SHARDS).`,
 }
 
 func runSpec(cmd *cobra.Command, s *experiment.Spec, out string, shard, shards, workers int, resume, quiet bool) error {
-	if err := os.MkdirAll(out, 0o755); err != nil {
+	// Every configuration's files are found before the store is created:
+	// a failed start leaves nothing behind.
+	if err := s.CheckFiles(); err != nil {
 		return err
+	}
+	if n, ok := s.ConfigCount(); ok && n >= 1000 && !quiet {
+		reps := max(s.Replications.Count, s.Replications.Max)
+		fmt.Fprintf(cmd.ErrOrStderr(), "%s: %d configurations × %d replications = %d runs at most (the progress line gives the time left once runs finish)\n", s.Name, n, reps, n*reps)
 	}
 	storePath := filepath.Join(out, experiment.StoreFile)
 	if shards > 1 {
 		storePath = filepath.Join(out, fmt.Sprintf("store-%d-of-%d.db", shard+1, shards))
 	}
+	lock, err := experiment.LockStore(storePath)
+	if err != nil {
+		return err
+	}
+	defer lock.Unlock()
 	st, err := experiment.OpenStore(storePath, s, resume)
 	if err != nil {
 		return err
@@ -188,10 +199,12 @@ experiments (another spec, label or seed) are refused.`,
 			if out == "" {
 				return fmt.Errorf("--out: the folder for the merged store is required")
 			}
-			if err := os.MkdirAll(out, 0o755); err != nil {
+			path := filepath.Join(out, experiment.StoreFile)
+			lock, err := experiment.LockStore(path)
+			if err != nil {
 				return err
 			}
-			path := filepath.Join(out, experiment.StoreFile)
+			defer lock.Unlock()
 			n, err := experiment.Merge(path, args)
 			if err != nil {
 				return err
@@ -302,9 +315,10 @@ func newExperimentsCmd() *cobra.Command {
 			return tw.Flush()
 		},
 	}, &cobra.Command{
-		Use:   "show NAME",
-		Short: "Print the spec of a built-in experiment (a starting point for your own)",
-		Args:  cobra.ExactArgs(1),
+		Use:               "show NAME",
+		ValidArgsFunction: completeExperiments,
+		Short:             "Print the spec of a built-in experiment (a starting point for your own)",
+		Args:              cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			b, err := experiment.BuiltinSource(args[0])
 			if err != nil {
@@ -322,8 +336,9 @@ func newReproduceCmd() *cobra.Command {
 	var out string
 	var workers int
 	cmd := &cobra.Command{
-		Use:   "reproduce [NAME...]",
-		Short: "Run built-in experiments (all by default) and write one HTML report",
+		Use:               "reproduce [NAME...]",
+		ValidArgsFunction: completeExperiments,
+		Short:             "Run built-in experiments (all by default) and write one HTML report",
 		Long: `Run the built-in experiments (see 'gridsched experiments list'), at paper scale
 or with --quick at reduced scale, resuming whatever an earlier call finished,
 and write one HTML report with a section per experiment. Traces are read from
@@ -370,10 +385,15 @@ GRIDSCHED_TRACES (default ../shared/traces).`,
 						return err
 					}
 				}
+				if err := s.CheckFiles(); err != nil {
+					return fmt.Errorf("%s: %w", n, err)
+				}
 				dir := filepath.Join(out, n)
-				if err := os.MkdirAll(dir, 0o755); err != nil {
+				lock, err := experiment.LockStore(filepath.Join(dir, experiment.StoreFile))
+				if err != nil {
 					return err
 				}
+				defer lock.Unlock()
 				st, err := experiment.OpenStore(filepath.Join(dir, experiment.StoreFile), s, true)
 				if err != nil {
 					return err

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"database/sql"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -47,44 +48,88 @@ func TestKillAndResume(t *testing.T) {
 		t.Fatalf("reference run: %v\n%s", err, out)
 	}
 	killed := filepath.Join(dir, "killed")
+	store := filepath.Join(killed, experiment.StoreFile)
 	r := rand.New(rand.NewPCG(1, 2))
-	kills := 0
-	for attempt := 0; attempt < 30; attempt++ {
+	kills, exportKills := 0, 0
+	// Each attempt is killed once it has committed a random 1 to 8 more
+	// runs (observed progress, not wall time: a loaded machine only makes
+	// it slower), and once right after the last run, while it exports.
+	// Every attempt makes progress, so the sweep ends.
+	for attempt := 0; attempt < 200; attempt++ {
 		args := []string{"run", spec, "--out", killed, "--quiet"}
 		if attempt > 0 {
 			args = append(args, "--resume")
 		}
+		before := countRuns(store)
+		target := min(before+1+r.IntN(8), 96)
 		cmd := exec.Command(bin, args...)
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
 		done := make(chan error, 1)
 		go func() { done <- cmd.Wait() }()
-		select {
-		case err := <-done:
-			if err != nil {
-				t.Fatalf("attempt %d failed: %v", attempt, err)
-			}
-			if kills < 3 {
-				t.Fatalf("the sweep finished after %d kills; make it longer", kills)
-			}
-			t.Logf("finished after %d kills", kills)
-			compareStores(t, filepath.Join(ref, experiment.StoreFile), filepath.Join(killed, experiment.StoreFile))
-			for _, f := range []string{experiment.RunsFile, experiment.AggregateFile} {
-				a, _ := os.ReadFile(filepath.Join(ref, f))
-				b, _ := os.ReadFile(filepath.Join(killed, f))
-				if string(a) != string(b) || len(a) == 0 {
-					t.Errorf("%s differs from the uninterrupted run", f)
+		tick := time.NewTicker(10 * time.Millisecond)
+	wait:
+		for {
+			select {
+			case err := <-done:
+				tick.Stop()
+				if err != nil {
+					t.Fatalf("attempt %d failed: %v", attempt, err)
+				}
+				if kills < 3 {
+					t.Fatalf("the sweep finished after %d kills; make it longer", kills)
+				}
+				t.Logf("finished after %d kills (%d while exporting)", kills, exportKills)
+				compareStores(t, filepath.Join(ref, experiment.StoreFile), store)
+				for _, f := range []string{experiment.RunsFile, experiment.AggregateFile} {
+					a, _ := os.ReadFile(filepath.Join(ref, f))
+					b, _ := os.ReadFile(filepath.Join(killed, f))
+					if string(a) != string(b) || len(a) == 0 {
+						t.Errorf("%s differs from the uninterrupted run", f)
+					}
+				}
+				return
+			case <-tick.C:
+				n := countRuns(store)
+				if n >= target && (n < 96 || exportKills == 0) {
+					cmd.Process.Signal(syscall.SIGKILL)
+					<-done
+					tick.Stop()
+					kills++
+					if n == 96 {
+						exportKills++
+						// Killed while exporting: an export is absent or
+						// whole, never a part.
+						for _, f := range []string{experiment.RunsFile, experiment.AggregateFile} {
+							b, err := os.ReadFile(filepath.Join(killed, f))
+							if err == nil && (len(b) == 0 || b[len(b)-1] != '\n') {
+								t.Errorf("%s is cut after a kill: %d bytes", f, len(b))
+							}
+						}
+					}
+					break wait
 				}
 			}
-			return
-		case <-time.After(time.Duration(200+r.IntN(500)) * time.Millisecond):
-			cmd.Process.Signal(syscall.SIGKILL)
-			<-done
-			kills++
 		}
 	}
 	t.Fatal("the sweep never finished")
+}
+
+// countRuns counts the committed runs of a store another process writes
+// (0 while it does not exist), through a read-only connection.
+func countRuns(path string) int {
+	if _, err := os.Stat(path); err != nil {
+		return 0
+	}
+	db, err := sql.Open("sqlite", "file:"+path+"?mode=ro&_pragma=busy_timeout(10000)")
+	if err != nil {
+		return 0
+	}
+	defer db.Close()
+	n := 0
+	db.QueryRow(`SELECT count(*) FROM runs`).Scan(&n)
+	return n
 }
 
 func compareStores(t *testing.T, a, b string) {

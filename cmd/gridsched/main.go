@@ -7,6 +7,9 @@ import (
 	"os"
 
 	"github.com/spf13/cobra"
+
+	"github.com/gridsched/gridsched/experiment"
+	"github.com/gridsched/gridsched/model"
 )
 
 func main() {
@@ -32,6 +35,25 @@ writes reports. Start with 'gridsched reproduce --quick'.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(newSimulateCmd(), newWorkloadCmd(), newPoliciesCmd(), newRunCmd(), newMergeCmd(), newReportCmd(), newExperimentsCmd(), newReproduceCmd(), newSlurmCmd())
+	// Size limits: refused beyond them with a message naming the flag.
+	maxNodes, maxJobs, maxRuns := model.DefaultMaxNodes, experiment.DefaultMaxJobs, experiment.DefaultMaxRuns
+	pf := root.PersistentFlags()
+	pf.IntVar(&maxNodes, "max-nodes", maxNodes, "largest platform accepted (nodes)")
+	pf.IntVar(&maxJobs, "max-jobs", maxJobs, "largest generated workload accepted (jobs)")
+	pf.IntVar(&maxRuns, "max-runs", maxRuns, "largest sweep accepted (configurations × replications; also raises the caps on configurations and replications)")
+	root.PersistentPreRunE = func(cmd *cobra.Command, _ []string) error {
+		for _, f := range []struct {
+			name string
+			v    int
+		}{{"--max-nodes", maxNodes}, {"--max-jobs", maxJobs}, {"--max-runs", maxRuns}} {
+			if f.v < 1 {
+				return fmt.Errorf("%s: must be >= 1, got %d", f.name, f.v)
+			}
+		}
+		model.MaxNodes = maxNodes
+		experiment.SetLimits(maxJobs, maxRuns)
+		return nil
+	}
+	root.AddCommand(newVersionCmd(), newSimulateCmd(), newWorkloadCmd(), newPoliciesCmd(), newRunCmd(), newMergeCmd(), newReportCmd(), newExperimentsCmd(), newReproduceCmd(), newSlurmCmd())
 	return root
 }

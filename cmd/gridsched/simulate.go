@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"math"
 	"os"
 
 	"github.com/schollz/progressbar/v3"
@@ -28,7 +29,9 @@ func newSimulateCmd() *cobra.Command {
 		Long: `Simulate one workload on one platform under one policy and print the summary.
 
 Without --workload, a built-in workload (2,000 jobs, offered load 0.8) runs on
-the built-in platform (128 single-processor nodes). With --workload, the
+the built-in platform (128 single-processor nodes). --workload takes an SWF
+trace (plain or gzip) or a workload in the native CSV or JSON Lines format
+(.csv, .jsonl; see 'gridsched workload convert'). With --workload, the
 platform is --platform FILE (YAML), else --nodes N single-processor nodes,
 else the trace header's MaxProcs single-processor nodes.
 
@@ -48,6 +51,24 @@ DIR/summary.json, DIR/schedule.swf and DIR/series.csv.`,
   gridsched simulate --workload grid.csv --tree paper109 --policy grid-stat --overrun extend`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			// A flag given explicitly must mean what it says: 0 or a
+			// negative number is refused, not replaced by the default.
+			fl := cmd.Flags()
+			for _, c := range []struct {
+				name string
+				bad  bool
+			}{
+				{"nodes", cfg.Nodes < 1}, {"jobs", cfg.BuiltinJobs < 1}, {"max-procs", cfg.Transform.MaxProcs < 1},
+				{"arrival-scale", !(cfg.Transform.Scale > 0) || math.IsInf(cfg.Transform.Scale, 0)},
+				{"load", !(cfg.BuiltinLoad > 0) || math.IsInf(cfg.BuiltinLoad, 0)},
+				{"skip", cfg.Transform.Skip < 0}, {"first", cfg.Transform.First < 1},
+				{"cycle", !(cycle > 0) || math.IsInf(cycle, 0)},
+				{"heterogeneity", !(heterogeneity >= 0 && heterogeneity < 1)},
+			} {
+				if fl.Changed(c.name) && c.bad {
+					return fmt.Errorf("--%s %s: out of range (see gridsched simulate --help)", c.name, fl.Lookup(c.name).Value)
+				}
+			}
 			switch overrun {
 			case "kill":
 				cfg.Overrun = engine.OverrunKill
@@ -106,7 +127,7 @@ DIR/summary.json, DIR/schedule.swf and DIR/series.csv.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&cfg.WorkloadPath, "workload", "", "SWF trace, plain or gzip (default: the built-in workload)")
+	f.StringVar(&cfg.WorkloadPath, "workload", "", "workload file: an SWF trace (plain or gzip), or .csv / .jsonl in the native formats (default: the built-in workload)")
 	f.StringVar(&cfg.Policy, "policy", "easy", "scheduling policy: fcfs, easy, conservative, drrm, srrm-r, srrm-m, grid-* with --tree (see 'gridsched policies')")
 	f.StringVar(&cfg.NodeSelect, "node-select", "first-fit", "node selection: first-fit, random, u or expected (u and expected need --instability)")
 	f.StringVar(&instability, "instability", "", "unstable nodes (their stability and delay come from --platform): published or periods")
@@ -129,6 +150,7 @@ DIR/summary.json, DIR/schedule.swf and DIR/series.csv.`,
 	f.Float64Var(&cfg.BuiltinLoad, "load", 0.8, "built-in workload: offered load")
 	f.BoolVar(&asJSON, "json", false, "print the summary as JSON instead of a table")
 	f.BoolVar(&quiet, "quiet", false, "no progress bar")
+	cmd.RegisterFlagCompletionFunc("policy", completePolicies)
 	return cmd
 }
 

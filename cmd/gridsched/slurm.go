@@ -80,6 +80,9 @@ cluster's shared file system.`,
 				if binary, err = os.Executable(); err != nil {
 					return err
 				}
+				if inBuildCache(binary) {
+					return fmt.Errorf("this gridsched runs from the Go build cache (%s, 'go run'), which the cluster's tasks cannot rely on: build a binary with 'go build -o gridsched ./cmd/gridsched' and run it, or pass --binary PATH", binary)
+				}
 			}
 			wd, _ := os.Getwd()
 			j := slurmJob{
@@ -129,4 +132,16 @@ cluster's shared file system.`,
 	f.StringArrayVar(&extra, "sbatch", nil, "extra #SBATCH option for the array job, e.g. --sbatch=--partition=long (repeatable)")
 	f.BoolVar(&submit, "submit", false, "submit with sbatch")
 	return cmd
+}
+
+// inBuildCache reports whether path is a temporary binary of 'go run'
+// (the go-build folders of the build cache or of the temporary folder).
+func inBuildCache(path string) bool {
+	if strings.Contains(filepath.ToSlash(path), "/go-build") {
+		return true
+	}
+	if c := os.Getenv("GOCACHE"); c != "" && strings.HasPrefix(path, c) {
+		return true
+	}
+	return false
 }

@@ -42,7 +42,7 @@ func newWorkloadCmd() *cobra.Command {
 			tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
 			fmt.Fprintf(tw, "file\t%s\n", s.Name)
 			for _, f := range w.Header {
-				if !strings.EqualFold(f.Key, "Note") && !strings.EqualFold(f.Key, "Partition") && !strings.EqualFold(f.Key, "Queue") {
+				if f.Key != "" && !strings.EqualFold(f.Key, "Note") && !strings.EqualFold(f.Key, "Partition") && !strings.EqualFold(f.Key, "Queue") {
 					fmt.Fprintf(tw, "header %s\t%s\n", f.Key, f.Value)
 				}
 			}
@@ -83,7 +83,7 @@ func newWorkloadCmd() *cobra.Command {
 func headerMap(w *workload.Workload) map[string]string {
 	m := map[string]string{}
 	for _, f := range w.Header {
-		if _, ok := m[f.Key]; !ok {
+		if _, ok := m[f.Key]; !ok && f.Key != "" {
 			m[f.Key] = f.Value
 		}
 	}

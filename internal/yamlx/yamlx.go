@@ -22,13 +22,38 @@ import (
 // DecodeStrict decodes doc into v: unknown keys and wrong types are
 // errors naming source, line and column. An empty doc changes nothing.
 // Keys doc does not mention keep their values in v.
-func DecodeStrict(source string, doc []byte, v any) error {
+func DecodeStrict(source string, doc []byte, v any) (err error) {
 	if len(bytes.TrimSpace(doc)) == 0 {
 		return nil
 	}
+	if err := Guard(source, doc); err != nil {
+		return err
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("%s: the YAML decoder failed on this document (%v)", source, r)
+		}
+	}()
 	dec := yaml.NewDecoder(bytes.NewReader(doc), yaml.DisallowUnknownField(), yaml.Strict())
 	if err := dec.Decode(v); err != nil && !errors.Is(err, io.EOF) {
 		return fmt.Errorf("%s: %s", source, yaml.FormatError(err, false, true))
+	}
+	return nil
+}
+
+// DecodeLenient decodes doc into v ignoring unknown keys (after Guard):
+// for checks that go on after the schema check reported them.
+func DecodeLenient(doc []byte, v any) (err error) {
+	if err := Guard("", doc); err != nil {
+		return err
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("the YAML decoder failed (%v)", r)
+		}
+	}()
+	if err := yaml.NewDecoder(bytes.NewReader(doc)).Decode(v); err != nil && !errors.Is(err, io.EOF) {
+		return err
 	}
 	return nil
 }
@@ -99,6 +124,10 @@ func (s *Schema) At(path, format string, args ...any) error {
 // gives one issue.
 func Check(source string, doc []byte, v any) *Schema {
 	s := &Schema{Source: source, Positions: map[string]Pos{}}
+	if err := Guard(source, doc); err != nil {
+		s.Issues = append(s.Issues, err)
+		return s
+	}
 	f, err := parser.ParseBytes(doc, 0)
 	if err != nil {
 		s.Issues = append(s.Issues, fmt.Errorf("%s: %s", source, yaml.FormatError(err, false, true)))
@@ -279,7 +308,9 @@ func (s *Schema) walk(n ast.Node, t reflect.Type, path string) {
 		}
 	case reflect.Float32, reflect.Float64:
 		switch n.Type() {
-		case ast.IntegerType, ast.FloatType, ast.InfinityType:
+		case ast.IntegerType, ast.FloatType:
+		case ast.InfinityType, ast.NanType:
+			s.issue(n, path, "want a finite number, got %s", strings.TrimSpace(n.String()))
 		default:
 			s.issue(n, path, "want a number, got %s", describe(n))
 		}

@@ -1,0 +1,131 @@
+package experiment
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestSpecRefusesBadInput: each malformed spec is refused with its
+// position (issue 18, items 1, 2, 4): tags that crashed the YAML decoder,
+// alias bombs, sizes that exhausted memory, non-finite grid values
+// pointed at in the spec itself.
+func TestSpecRefusesBadInput(t *testing.T) {
+	bomb := "zip:\n  workload.jobs: &a [1,1,1,1,1,1,1,1,1,1]\n  x1: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a,*a]\n  x2: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b,*b]\n  x3: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c,*c]\n  x4: &e [*d,*d,*d,*d,*d,*d,*d,*d,*d,*d]\n"
+	var big strings.Builder
+	big.WriteString("grid:\n")
+	for i := range 10 {
+		big.WriteString("  workload.params.k" + string(rune('a'+i)) + ": [1,2,3,4,5,6,7,8,9,10]\n")
+	}
+	for _, c := range []struct{ name, edit, want string }{
+		{"tag on policies", "policies: !foo bar\n", "spec.yaml:10:11: YAML tag !foo is not accepted here"},
+		{"tag in grid", "grid:\n  policy: !x foo\n", "spec.yaml:12:11: YAML tag !x is not accepted here"},
+		{"str tag", "seed: !!str 4\n", "spec.yaml:10:7: YAML tag !!str is not accepted here"},
+		{"alias bomb", bomb, "the document expands to more than 100000 values"},
+		{"undefined alias", "policies: *nope\n", "spec.yaml:10:11: alias *nope refers to no anchor"},
+		{"jobs 1e9", "workload: {model: lublin, params: {nodes: 32}, jobs: 1000000000}\n", "spec.yaml:7:54: workload.jobs: 1000000000 jobs is over the limit of 10000000 (raise it with --max-jobs)"},
+		{"nodes 2e9", "platform: {nodes: 2000000000}\n", "spec.yaml:10:19: platform.nodes: 2000000000 nodes is over the limit of 1048576 (raise it with --max-nodes)"},
+		{"count 1e9", "replications: {count: 1000000000}\n", "spec.yaml:10:23: replications.count: 1000000000 replications is over the limit of 100000"},
+		{"grid 1e10", big.String(), "spec.yaml:12:21: grid: the sweep has 20000000000 configurations, over the limit of 100000"},
+		{"arrival_scale inf", "workload: {model: lublin, params: {nodes: 32}, jobs: 150, arrival_scale: .inf}\n", "spec.yaml:7:74: workload.arrival_scale: want a finite number, got .inf"},
+		{"grid value inf", "grid:\n  workload.arrival_scale: [1, .inf]\n", "spec.yaml:12:31: grid.workload.arrival_scale[1]: want a finite number, got .inf"},
+		{"grid value nan", "grid:\n  platform.nodes: [8, .nan]\n", "spec.yaml:12:23: grid.platform.nodes[1]: want an integer, got nan .nan"},
+		{"grid value range", "grid:\n  workload.arrival_scale: [0, 1]\n", "spec.yaml:12:28: grid.workload.arrival_scale[0]: 0 is out of range: want a value > 0"},
+		{"grid jobs cap", "grid:\n  workload.jobs: [8, 20000000]\n", "spec.yaml:12:22: grid.workload.jobs[1]: workload.jobs: 20000000 jobs is over the limit"},
+		{"grid nodes cap", "grid:\n  platform.nodes: [8, 2000000000]\n", "spec.yaml:12:23: grid.platform.nodes[1]: platform.nodes: 2000000000 nodes is over the limit"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			doc := strings.Replace(small, "grid:\n  workload.params.arrival_scale: [0.8, 1.2]\n", "", 1) + c.edit
+			// Later keys replace earlier ones only when they are new:
+			// drop the base key the edit repeats.
+			for _, k := range []string{"policies:", "workload:", "platform:", "replications:", "seed:"} {
+				if strings.HasPrefix(c.edit, k) {
+					doc = dropKey(small, k) + c.edit
+				}
+			}
+			s, err := Parse("spec.yaml", []byte(doc), "")
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("err %v\nwant %q\nspec:\n%s", err, c.want, doc)
+			}
+			if s != nil {
+				t.Fatal("a spec came back with the error")
+			}
+		})
+	}
+}
+
+// dropKey removes a top-level key (one line, or a block) and the grid of
+// the base spec, so the edit's lines come last.
+func dropKey(doc, key string) string {
+	var out []string
+	skip := false
+	for _, l := range strings.Split(strings.TrimSuffix(doc, "\n"), "\n") {
+		top := !strings.HasPrefix(l, " ")
+		if top {
+			skip = strings.HasPrefix(l, key) || strings.HasPrefix(l, "grid:")
+		}
+		if !skip {
+			out = append(out, l)
+		}
+	}
+	return strings.Join(out, "\n") + "\n"
+}
+
+// TestMissingTraceNamesEveryPlace: a trace that is nowhere is an error
+// naming the spec's folder, GRIDSCHED_TRACES and the default folder
+// (issue 18, item 13), found before any store exists.
+func TestMissingTraceNamesEveryPlace(t *testing.T) {
+	dir := t.TempDir()
+	env := filepath.Join(dir, "envtraces")
+	t.Setenv("GRIDSCHED_TRACES", env)
+	path := filepath.Join(dir, "spec.yaml")
+	doc := "name: t\nworkload: {trace: nowhere.swf}\nplatform: {nodes: 8}\npolicies: [fcfs]\nreplications: {count: 1}\nmetrics: [mean_wait]\n"
+	if err := os.WriteFile(path, []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err := Load(path, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = s.CheckFiles()
+	for _, want := range []string{`trace "nowhere.swf" not found`, "the spec's folder " + dir, "GRIDSCHED_TRACES=" + env, "the default folder " + filepath.Join("..", "shared", "traces")} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("err %v lacks %q", err, want)
+		}
+	}
+	// Found in the spec's folder first, then in GRIDSCHED_TRACES.
+	os.Mkdir(env, 0o755)
+	os.WriteFile(filepath.Join(env, "nowhere.swf"), []byte("1 0 0 1 1 -1 -1 1 1 -1 1 1 1 -1 1 1 -1 -1\n"), 0o644)
+	if p, err := s.FindTrace("nowhere.swf"); err != nil || p != filepath.Join(env, "nowhere.swf") {
+		t.Fatalf("%s %v", p, err)
+	}
+	os.WriteFile(filepath.Join(dir, "nowhere.swf"), []byte("1 0 0 1 1 -1 -1 1 1 -1 1 1 1 -1 1 1 -1 -1\n"), 0o644)
+	if p, err := s.FindTrace("nowhere.swf"); err != nil || p != filepath.Join(dir, "nowhere.swf") {
+		t.Fatalf("%s %v", p, err)
+	}
+	if err := s.CheckFiles(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestSchemaAndSemanticErrorsTogether: a typo in a key, an out-of-range
+// value and an unknown policy are reported in one go (issue 18, item 4).
+func TestSchemaAndSemanticErrorsTogether(t *testing.T) {
+	doc := strings.Replace(small, "policies: [fcfs, easy]", "policies: [fcfs, eazy]", 1)
+	doc = strings.Replace(doc, "seed: 4", "sed: 4", 1)
+	doc = strings.Replace(doc, "replications: {count: 3}", "replications: {count: 0}", 1)
+	_, err := Parse("spec.yaml", []byte(doc), "")
+	for _, want := range []string{
+		`spec.yaml:11:1: sed: unknown key "sed"`,
+		`spec.yaml:10:23: replications.count: 0 is out of range`,
+		`spec.yaml:7:18: policies[1]: unknown policy "eazy"`,
+	} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("missing %q in:\n%v", want, err)
+		}
+	}
+	if err != nil && strings.Count(err.Error(), "replications.count") != 1 {
+		t.Errorf("an error reported twice:\n%v", err)
+	}
+}

@@ -1,0 +1,33 @@
+package experiment
+
+import (
+	"strings"
+	"testing"
+)
+
+// FuzzSpec: a spec never panics the reader (a tag on a list once did,
+// inside the YAML decoder); what it refuses names the file; what it
+// accepts has a countable sweep within the limits (issue 18, item 7).
+func FuzzSpec(f *testing.F) {
+	f.Add([]byte(small))
+	for _, n := range Builtin() {
+		if b, err := BuiltinSource(n); err == nil {
+			f.Add(b)
+		}
+	}
+	f.Add([]byte("name: x\npolicies: !foo bar\n"))
+	f.Add([]byte("name: x\nzip:\n  a: &a [1,1]\n  b: [*a,*a]\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		s, err := Parse("fuzz.yaml", data, "")
+		if err != nil {
+			if !strings.Contains(err.Error(), "fuzz.yaml") {
+				t.Fatalf("error without the file: %v", err)
+			}
+			return
+		}
+		n, ok := s.ConfigCount()
+		if !ok || n > MaxConfigs || n != len(s.Configs()) {
+			t.Fatalf("accepted a sweep of %d configurations (%v)", n, ok)
+		}
+	})
+}
