@@ -66,9 +66,97 @@ func Export(st *Store, dir string) ([]Row, *Spec, error) {
 	return rows, s, nil
 }
 
-// Section builds the report section of a sweep: for each metric, its
-// mean against the plot parameter with one line per combination of the
-// other parameters (typically: per policy), and a table of aggregates.
+// axes decides the layout of a sweep's figures: the x axis (the plot's
+// x with its zip partners: zipped parameters form one axis), the
+// parameters whose values make the lines (plot.series; default the
+// policy and every parameter a claim compares), and the panels (every
+// other parameter that varies; plot.panels must list them if given).
+type axes struct {
+	x       string
+	onAxis  map[string]bool
+	series  []string
+	panels  []string
+	varying map[string]bool
+}
+
+func layoutOf(s *Spec, aggs []Agg) axes {
+	ax := axes{x: xOf(s), onAxis: map[string]bool{}, varying: map[string]bool{}}
+	ax.onAxis[ax.x] = true
+	if s.Zip[ax.x] != nil {
+		for k := range s.Zip {
+			ax.onAxis[k] = true
+		}
+	}
+	vals := map[string]map[string]bool{}
+	var keys []string
+	for _, a := range aggs {
+		for k, v := range a.Params {
+			if vals[k] == nil {
+				vals[k] = map[string]bool{}
+				keys = append(keys, k)
+			}
+			vals[k][v] = true
+		}
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if len(vals[k]) > 1 {
+			ax.varying[k] = true
+		}
+	}
+	inSeries := map[string]bool{}
+	if len(s.Plot.Series) > 0 {
+		for _, k := range s.Plot.Series {
+			if !inSeries[k] {
+				inSeries[k] = true
+				ax.series = append(ax.series, k)
+			}
+		}
+	} else {
+		cands := []string{"policy"}
+		for _, c := range s.Claims {
+			if c.Param != "" {
+				cands = append(cands, c.Param)
+			}
+		}
+		for _, k := range cands {
+			if !inSeries[k] && !ax.onAxis[k] && (ax.varying[k] || k == "policy") {
+				inSeries[k] = true
+				ax.series = append(ax.series, k)
+			}
+		}
+	}
+	inPanel := map[string]bool{}
+	for _, k := range append(append([]string(nil), s.Plot.Panels...), keys...) {
+		if ax.varying[k] && !ax.onAxis[k] && !inSeries[k] && !inPanel[k] {
+			inPanel[k] = true
+			ax.panels = append(ax.panels, k)
+		}
+	}
+	return ax
+}
+
+// seriesName names a line by its series parameters.
+func (ax axes) seriesName(p map[string]string) string {
+	var parts []string
+	for _, k := range ax.series {
+		v, ok := p[k]
+		if !ok {
+			continue
+		}
+		if k == "policy" {
+			parts = append(parts, v)
+		} else if ax.varying[k] {
+			parts = append(parts, report.ParamLabel(k)+" "+shortName(v))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// Section builds the report section of a sweep: for each metric and
+// panel, its mean against the x axis with one line per series and the
+// paper's numbers (references) as markers on the same axes; the claims
+// with verdicts; the paper's numbers against ours; the aggregates.
 func Section(s *Spec, rows []Row, figDir string) (report.Section, error) {
 	title := s.Name
 	if s.Label != "" {
@@ -80,32 +168,30 @@ func Section(s *Spec, rows []Row, figDir string) (report.Section, error) {
 		sec.Notes = append(sec.Notes, "No finished runs yet.")
 		return sec, nil
 	}
-	xkey := s.Plot.X
-	if xkey == "" {
-		if ks := sortedKeys(s.Grid); len(ks) > 0 {
-			xkey = ks[0]
-		} else if ks := sortedKeys(s.Zip); len(ks) > 0 {
-			xkey = ks[0]
-		}
-	}
+	ax := layoutOf(s, aggs)
 	var notes []string
-	facets := facetsOf(aggs, xkey)
+	facets := facetsOf(aggs, ax)
 	for _, m := range s.Metrics {
 		for _, fc := range facets {
-			series, cats := seriesOf(fc.aggs, m, xkey)
+			series, cats, pos := seriesOf(fc.aggs, m, ax)
+			if len(series) == 0 {
+				continue
+			}
 			name := sanitize(s.Name + "-" + m + fc.suffix)
-			ft := m
+			mi := report.MetricInfo(m)
+			ft := mi.Name
 			if s.Plot.Title != "" {
-				ft = s.Plot.Title + ": " + m
+				ft = s.Plot.Title + ": " + mi.Name
 			}
 			if fc.title != "" {
 				ft += " (" + fc.title + ")"
 			}
-			xlabel := xkey
-			if xlabel == "" {
+			xlabel := report.ParamLabel(ax.x)
+			if ax.x == "" {
 				xlabel = "configuration"
 			}
-			f, err := report.SweepFigure(figDir, name, ft, xlabel, m, series, cats)
+			f, err := report.SweepFigure(figDir, name, report.Sweep{Title: ft, XLabel: xlabel, Metric: mi, Series: series, Categories: cats,
+				Refs: refsOf(s, m, ax, fc, pos)})
 			if err != nil {
 				return sec, err
 			}
@@ -122,12 +208,7 @@ func Section(s *Spec, rows []Row, figDir string) (report.Section, error) {
 		sec.Notes = append(sec.Notes, notes[0])
 	}
 	if len(s.Claims) > 0 {
-		ct := report.Table{Title: "The paper's claims and our results", Columns: []string{"claim", "paper", "ours", "agrees", "note"}}
-		for _, c := range s.Claims {
-			v := c.Check(s, aggs)
-			ct.Rows = append(ct.Rows, []string{c.Claim + " (" + c.Source + ")", c.Paper, v.Ours, v.Agrees, c.Note})
-		}
-		sec.Tables = append(sec.Tables, ct)
+		sec.Tables = append(sec.Tables, claimsTable(s, aggs))
 	}
 	if len(s.References) > 0 {
 		sec.Tables = append(sec.Tables, referenceTable(s, aggs))
@@ -138,6 +219,40 @@ func Section(s *Spec, rows []Row, figDir string) (report.Section, error) {
 	}
 	sec.Tables = append(sec.Tables, t)
 	return sec, nil
+}
+
+// ClaimColumns are the columns of a claims table.
+var ClaimColumns = []string{"source", "claim", "paper", "ours", "ours / paper", "relative effect (95% CI)", "verdict", "detail", "note"}
+
+// ClaimRow is a claim's row of a claims table.
+func ClaimRow(s *Spec, c *Claim, aggs []Agg) []string {
+	v := c.Check(s, aggs)
+	paper, ours, ratio := c.Paper, "–", "–"
+	if c.Ratio != 0 {
+		if paper == "" {
+			paper = fmt.Sprintf("ratio %s/%s = %g", c.Better, c.Worse, c.Ratio)
+		}
+		if !math.IsNaN(v.Ratio) {
+			ours = fmt.Sprintf("ratio %.3g", v.Ratio)
+			ratio = fmt.Sprintf("%.2f", v.Ratio/c.Ratio)
+		}
+	}
+	if paper == "" {
+		paper = "(no number; the claim is qualitative)"
+	}
+	eff := "–"
+	if !math.IsNaN(v.Effect) {
+		eff = fmt.Sprintf("%+.1f%% ± %.1f%%", 100*v.Effect, 100*v.EffectHW)
+	}
+	return []string{c.Source, c.Claim, paper, ours, ratio, eff, v.Agrees, v.Ours, c.Note}
+}
+
+func claimsTable(s *Spec, aggs []Agg) report.Table {
+	ct := report.Table{Title: "The paper's claims and our results (verdicts from the 95% CIs; a tie is not a win)", Columns: ClaimColumns}
+	for i := range s.Claims {
+		ct.Rows = append(ct.Rows, ClaimRow(s, &s.Claims[i], aggs))
+	}
+	return ct
 }
 
 func num(v float64) string {
@@ -161,26 +276,23 @@ func sanitize(s string) string {
 
 type facet struct {
 	title, suffix string
+	params        map[string]string
 	aggs          []Agg
 }
 
-// facetsOf splits the aggregates into one figure per combination of the
-// parameters other than the x axis and the policy, so that each figure
-// compares policies (a handful of lines, a readable legend).
-func facetsOf(aggs []Agg, xkey string) []facet {
+// facetsOf splits the aggregates into one figure (panel) per combination
+// of the panel parameters.
+func facetsOf(aggs []Agg, ax axes) []facet {
 	var out []facet
 	index := map[string]int{}
 	for _, a := range aggs {
-		keys := make([]string, 0, len(a.Params))
-		for k := range a.Params {
-			if k != xkey && k != "policy" {
-				keys = append(keys, k)
-			}
-		}
-		sort.Strings(keys)
 		var parts []string
-		for _, k := range keys {
-			parts = append(parts, shortName(k)+"="+shortName(a.Params[k]))
+		params := map[string]string{}
+		for _, k := range ax.panels {
+			if v, ok := a.Params[k]; ok {
+				parts = append(parts, report.ParamLabel(k)+" = "+shortName(v))
+				params[k] = v
+			}
 		}
 		title := strings.Join(parts, ", ")
 		i, ok := index[title]
@@ -189,18 +301,23 @@ func facetsOf(aggs []Agg, xkey string) []facet {
 			index[title] = i
 			suffix := ""
 			if title != "" {
-				suffix = "-" + sanitize(strings.Join(parts, "-"))
+				var ps []string
+				for _, k := range ax.panels {
+					ps = append(ps, shortName(k)+"-"+shortName(params[k]))
+				}
+				suffix = "-" + sanitize(strings.Join(ps, "-"))
 			}
-			out = append(out, facet{title: title, suffix: suffix})
+			out = append(out, facet{title: title, suffix: suffix, params: params})
 		}
 		out[i].aggs = append(out[i].aggs, a)
 	}
 	return out
 }
 
-// seriesOf groups the aggregates of metric m (of one facet) by policy.
-// When some x value is not a number the axis is nominal.
-func seriesOf(aggs []Agg, m, xkey string) ([]report.Series, []string) {
+// seriesOf groups the aggregates of metric m (of one facet) into lines.
+// When some x value is not a number the axis is nominal. It also returns
+// the position of each x value on the axis.
+func seriesOf(aggs []Agg, m string, ax axes) ([]report.Series, []string, map[string]float64) {
 	numeric := true
 	var xs []string
 	seenX := map[string]bool{}
@@ -208,7 +325,7 @@ func seriesOf(aggs []Agg, m, xkey string) ([]report.Series, []string) {
 		if a.Metric != m {
 			continue
 		}
-		x := a.Params[xkey]
+		x := a.Params[ax.x]
 		if math.IsNaN(report.ParseFloat(x)) {
 			numeric = false
 		}
@@ -235,15 +352,9 @@ func seriesOf(aggs []Agg, m, xkey string) ([]report.Series, []string) {
 		if a.Metric != m {
 			continue
 		}
-		// Within a facet every other parameter is fixed: the policy names
-		// the line.
-		var parts []string
-		if p, ok := a.Params["policy"]; ok {
-			parts = append(parts, p)
-		}
-		name := strings.Join(parts, ", ")
+		name := ax.seriesName(a.Params)
 		if name == "" {
-			name = m
+			name = "ours"
 		}
 		s := byName[name]
 		if s == nil {
@@ -251,7 +362,7 @@ func seriesOf(aggs []Agg, m, xkey string) ([]report.Series, []string) {
 			byName[name] = s
 			order = append(order, name)
 		}
-		s.X = append(s.X, pos[a.Params[xkey]])
+		s.X = append(s.X, pos[a.Params[ax.x]])
 		s.Y = append(s.Y, a.Mean)
 		s.Err = append(s.Err, a.HalfWidth)
 	}
@@ -271,7 +382,56 @@ func seriesOf(aggs []Agg, m, xkey string) ([]report.Series, []string) {
 		}
 		out[i] = t
 	}
-	return out, cats
+	return out, cats, pos
+}
+
+// refsOf places the spec's references for metric m in facet fc: the
+// reference's where must agree with the panel's values; its x is its
+// value of the x axis (or of a zip partner); its series, from its values
+// of the series parameters.
+func refsOf(s *Spec, m string, ax axes, fc facet, pos map[string]float64) []report.RefPoint {
+	var out []report.RefPoint
+	for i := range s.References {
+		r := &s.References[i]
+		if r.Metric != m {
+			continue
+		}
+		ok := true
+		for k, v := range fc.params {
+			if w, has := r.Where[k]; has && !sameValue(fmt.Sprint(w), v) {
+				ok = false
+			}
+		}
+		if !ok {
+			continue
+		}
+		xv, found := math.NaN(), false
+		for key, p := range pos {
+			if w, has := r.Where[ax.x]; has && sameValue(fmt.Sprint(w), key) {
+				xv, found = p, true
+			}
+		}
+		if !found {
+			continue
+		}
+		params := map[string]string{}
+		for k, w := range r.Where {
+			params[k] = fmt.Sprint(w)
+		}
+		name := ax.seriesName(params)
+		out = append(out, report.RefPoint{Series: name, X: xv, Y: r.Value})
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].X < out[j].X })
+	return out
+}
+
+// sameValue compares parameter values, numbers as numbers.
+func sameValue(a, b string) bool {
+	if a == b {
+		return true
+	}
+	x, y := parseNum(a), parseNum(b)
+	return !math.IsNaN(x) && x == y
 }
 
 // shortName drops file extensions and the ".params." of parameter paths

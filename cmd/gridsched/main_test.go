@@ -52,7 +52,7 @@ func TestSimulateTraceWritesFiles(t *testing.T) {
 		}
 	}
 	csv, _ := os.ReadFile(filepath.Join(dir, "jobs.csv"))
-	if !strings.HasPrefix(string(csv), "job_id,submission_time,requested_number_of_resources,requested_time,success,") {
+	if !strings.HasPrefix(string(csv), "job_id,workload_name,submission_time,requested_number_of_resources,requested_time,success,") {
 		t.Errorf("jobs.csv header: %.100s", csv)
 	}
 	// The schedule is valid SWF that the simulator itself reads back.
