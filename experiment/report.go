@@ -145,7 +145,9 @@ func (ax axes) seriesName(p map[string]string) string {
 			continue
 		}
 		if k == "policy" {
-			parts = append(parts, v)
+			if ax.varying[k] || len(ax.series) == 1 {
+				parts = append(parts, v)
+			}
 		} else if ax.varying[k] {
 			parts = append(parts, report.ParamLabel(k)+" "+shortName(v))
 		}
@@ -396,9 +398,18 @@ func refsOf(s *Spec, m string, ax axes, fc facet, pos map[string]float64) []repo
 		if r.Metric != m {
 			continue
 		}
-		ok := true
-		for k, v := range fc.params {
-			if w, has := r.Where[k]; has && !sameValue(fmt.Sprint(w), v) {
+		// every parameter the reference names, but the x axis and the
+		// series, has the facet's (constant) value
+		ok := len(fc.aggs) > 0
+		inSeries := map[string]bool{}
+		for _, k := range ax.series {
+			inSeries[k] = true
+		}
+		for k, w := range r.Where {
+			if ax.onAxis[k] || inSeries[k] || !ok {
+				continue
+			}
+			if v, has := fc.aggs[0].Params[k]; !has || !sameValue(fmt.Sprint(w), v) {
 				ok = false
 			}
 		}

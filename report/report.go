@@ -72,6 +72,11 @@ func newPlot(title, xlabel, ylabel string) *plot.Plot {
 	p := plot.New()
 	p.Title.Text = Wrap(title, 60)
 	p.Title.Padding = vg.Points(4)
+	p.Title.TextStyle.Font.Size = vg.Points(11)
+	for _, a := range []*plot.Axis{&p.X, &p.Y} {
+		a.Label.TextStyle.Font.Size = vg.Points(10)
+		a.Tick.Label.Font.Size = vg.Points(9)
+	}
 	p.X.Label.Text = xlabel
 	p.Y.Label.Text = ylabel
 	p.X.Tick.Marker = humanTicks{plot.DefaultTicks{}}
@@ -268,6 +273,9 @@ func SweepFigure(dir, name string, sw Sweep) (Figure, error) {
 		var order []int
 		for _, r := range sw.Refs {
 			i, ok := colour[r.Series]
+			if !ok && len(sw.Series) == 1 {
+				i, ok = 0, true
+			}
 			if !ok {
 				i = 6 // black
 			}
@@ -294,7 +302,7 @@ func SweepFigure(dir, name string, sw Sweep) (Figure, error) {
 		}
 		t := *thumb
 		t.GlyphStyle.Color = color.Black
-		leg.add("paper (▲, colour of its line)", &t)
+		leg.add("paper (▲)", &t)
 	}
 	if sw.Categories != nil {
 		p.NominalX(sw.Categories...)

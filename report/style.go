@@ -82,12 +82,12 @@ func init() {
 		{"jobs", "jobs", "count", false, 0, nan},
 		{"killed", "killed jobs", "count", true, 0, nan},
 		{"mean_qos", "mean QoS rate", "ratio", false, 0, nan},
-		{"ap", "admission percentage AP", "fraction", false, 0, 1},
-		{"pp", "preemption percentage PP", "fraction", true, 0, 1},
-		{"tpc", "total preemption cost TPC", "cost units", true, 0, nan},
-		{"eta", "failed reservations η", "fraction", true, 0, 1},
+		{"ap", "admitted AP", "fraction of requests", false, 0, 1},
+		{"pp", "preempting PP", "fraction of admitted", true, 0, 1},
+		{"tpc", "preemption cost TPC", "cost units", true, 0, nan},
+		{"eta", "failed η", "fraction of admitted", true, 0, 1},
 		{"admitted", "admitted reservations", "count", false, 0, nan},
-		{"imbalance", "load imbalance (CV of utilization)", "ratio", true, 0, nan},
+		{"imbalance", "load imbalance", "CV of utilization", true, 0, nan},
 		{"migrated", "migrated jobs", "count", true, 0, nan},
 		{"redispatched", "re-dispatched jobs", "count", true, 0, nan},
 		{"activations", "activations", "count", true, 0, nan},
@@ -100,7 +100,7 @@ func init() {
 		{"cost", "cost", "cost units", true, 0, nan},
 		{"max_vms", "largest VM pool", "VMs", true, 0, nan},
 		{"vm_utilization", "VM utilization", "fraction", false, 0, 1},
-		{"cpe", "cost–performance efficiency CPE", "relative change", true, nan, nan},
+		{"cpe", "CPE", "relative change", true, nan, nan},
 	} {
 		metrics[m.Key] = m
 	}
