@@ -83,3 +83,7 @@ func referenceTable(s *Spec, aggs []Agg) report.Table {
 	}
 	return t
 }
+
+// ReferenceMatches reports whether aggregate a is at r's configuration
+// and metric.
+func ReferenceMatches(r *Reference, a *Agg) bool { return r.matches(a) }

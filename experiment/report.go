@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -458,7 +459,16 @@ func shortName(s string) string {
 // the report's path. With several stores (reproduce) the report has one
 // section per experiment; extra sections come last.
 func WriteOutputs(title string, stores []*Store, dir string, extra ...report.Section) (string, error) {
+	return WriteReport(title, stores, dir, ReportFile, extra...)
+}
+
+// WriteReport is WriteOutputs with the report's file name. With claims or
+// references it also writes, per seed, the reproduction table as
+// Markdown (reproduction-seedNNN.md in dir) and adds it to the report.
+func WriteReport(title string, stores []*Store, dir, file string, extra ...report.Section) (string, error) {
 	page := report.Page{Title: title}
+	var specs []*Spec
+	var allAggs [][]Agg
 	for _, st := range stores {
 		out := filepath.Dir(st.Path) // exports sit next to their store
 		rows, s, err := Export(st, out)
@@ -474,8 +484,136 @@ func WriteOutputs(title string, stores []*Store, dir string, extra ...report.Sec
 			sec.Notes = append(sec.Notes, "Traces are the Parallel Workloads Archive's cleaned versions (\"-cln\"), with fewer jobs than the original logs.")
 		}
 		page.Sections = append(page.Sections, sec)
+		specs = append(specs, s)
+		allAggs = append(allAggs, Aggregate(rows, s.Metrics))
+	}
+	for _, rt := range ReproductionTables(specs, allAggs) {
+		md := filepath.Join(dir, "reproduction-seed"+rt.Seed+".md")
+		if err := writeFileAtomic(md, []byte(rt.Markdown())); err != nil {
+			return "", err
+		}
+		page.Sections = append([]report.Section{{
+			Title:       "Reproduction of seed " + rt.Seed + ": every claim and number, ours against the paper's",
+			Description: "Generated from the result stores (also as " + filepath.Base(md) + "). Verdicts come from the 95% confidence intervals: agrees / same direction, different size / partly / no difference detected / disagrees; a tie is not a win.",
+			Tables:      []report.Table{rt.Table},
+		}}, page.Sections...)
 	}
 	page.Sections = append(page.Sections, extra...)
-	path := filepath.Join(dir, ReportFile)
+	path := filepath.Join(dir, file)
 	return path, page.WriteFile(path)
+}
+
+func writeFileAtomic(path string, b []byte) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, b, 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
+}
+
+// ReproTable is one seed's reproduction table.
+type ReproTable struct {
+	Seed  string
+	Table report.Table
+}
+
+var seedOf = regexp.MustCompile(`(?i)\bseed (\d{3})\b`)
+
+// SeedOf is the seed (paper) a spec reproduces, from "Seed NNN" in its
+// description or plot title ("" if none).
+func SeedOf(s *Spec) string {
+	for _, t := range []string{s.Description, s.Plot.Title} {
+		if m := seedOf.FindStringSubmatch(t); m != nil {
+			return m[1]
+		}
+	}
+	return ""
+}
+
+// ReproductionTables builds, per seed, one table of every claim and every
+// reference number of its experiments (statement, paper, ours, verdict),
+// from the aggregates (aggs[i] belongs to specs[i]).
+func ReproductionTables(specs []*Spec, aggs [][]Agg) []ReproTable {
+	bySeed := map[string]*ReproTable{}
+	var order []string
+	cols := []string{"experiment", "where in the paper", "statement", "paper", "ours", "ours / paper", "relative effect (95% CI)", "verdict"}
+	for i, s := range specs {
+		seed := SeedOf(s)
+		if seed == "" || (len(s.Claims) == 0 && len(s.References) == 0) {
+			continue
+		}
+		rt := bySeed[seed]
+		if rt == nil {
+			rt = &ReproTable{Seed: seed, Table: report.Table{Title: "Seed " + seed + ": reproduction table", Columns: cols}}
+			bySeed[seed] = rt
+			order = append(order, seed)
+		}
+		for k := range s.Claims {
+			c := &s.Claims[k]
+			r := ClaimRow(s, c, aggs[i])
+			rt.Table.Rows = append(rt.Table.Rows, []string{s.Name, c.Source, c.Claim, r[2], r[3], r[4], r[5], r[6]})
+		}
+		for k := range s.References {
+			ref := &s.References[k]
+			var parts []string
+			for _, key := range sortedKeys(ref.Where) {
+				parts = append(parts, shortName(key)+"="+fmt.Sprint(ref.Where[key]))
+			}
+			ours, ratio, verdict := "no run", "–", "not run at this scale"
+			for j := range aggs[i] {
+				a := &aggs[i][j]
+				if !ref.matches(a) {
+					continue
+				}
+				hw := a.HalfWidth
+				if math.IsNaN(hw) {
+					hw = 0
+				}
+				ours = fmt.Sprintf("%s ± %s (n=%d)", num(a.Mean), num(hw), a.N)
+				if ref.Value != 0 {
+					ratio = fmt.Sprintf("%.2f", a.Mean/ref.Value)
+				}
+				switch {
+				case math.Abs(a.Mean-ref.Value) <= hw:
+					verdict = "paper's number within our 95% CI"
+				case (a.Mean > 0) == (ref.Value > 0):
+					verdict = "same sign, outside our 95% CI"
+				default:
+					verdict = "opposite sign, outside our 95% CI"
+				}
+				break
+			}
+			rt.Table.Rows = append(rt.Table.Rows, []string{s.Name, ref.Source, report.MetricInfo(ref.Metric).Name + " at " + strings.Join(parts, ", "),
+				strconv.FormatFloat(ref.Value, 'g', -1, 64), ours, ratio, "–", verdict})
+		}
+	}
+	sort.Strings(order)
+	var out []ReproTable
+	for _, s := range order {
+		out = append(out, *bySeed[s])
+	}
+	return out
+}
+
+// Markdown renders the table as a Markdown document.
+func (rt ReproTable) Markdown() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# Seed %s: reproduction table\n\n", rt.Seed)
+	b.WriteString("Generated by `gridsched reproduce` from the result stores; do not edit by hand. Verdicts come from the 95% confidence intervals (a tie is not a win).\n\n")
+	cell := func(s string) string {
+		return strings.ReplaceAll(strings.Join(strings.Fields(s), " "), "|", "\\|")
+	}
+	b.WriteString("| " + strings.Join(rt.Table.Columns, " | ") + " |\n")
+	b.WriteString("|" + strings.Repeat(" --- |", len(rt.Table.Columns)) + "\n")
+	for _, r := range rt.Table.Rows {
+		cs := make([]string, len(r))
+		for i, c := range r {
+			cs[i] = cell(c)
+		}
+		b.WriteString("| " + strings.Join(cs, " | ") + " |\n")
+	}
+	return b.String()
 }

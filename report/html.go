@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bytes"
 	"html/template"
 	"io"
 	"os"
@@ -31,6 +32,7 @@ td:first-child, th:first-child { text-align: left; }
 </head>
 <body>
 <h1>{{.Title}}</h1>
+{{if .Links}}<ul>{{range .Links}}<li><a href="{{.Href}}">{{.Text}}</a></li>{{end}}</ul>{{end}}
 {{if gt (len .Sections) 1}}<nav><ul>{{range $i, $s := .Sections}}<li><a href="#s{{$i}}">{{$s.Title}}</a></li>{{end}}</ul></nav>{{end}}
 {{range $i, $s := .Sections}}
 <section id="s{{$i}}">
@@ -62,18 +64,14 @@ td:first-child, th:first-child { text-align: left; }
 // Write renders the page as HTML.
 func (p *Page) Write(w io.Writer) error { return page.Execute(w, p) }
 
-// WriteFile renders the page to path (creating its folder).
+// WriteFile renders the page to path (creating its folder), atomically.
 func (p *Page) WriteFile(path string) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	f, err := os.Create(path)
-	if err != nil {
+	var b bytes.Buffer
+	if err := p.Write(&b); err != nil {
 		return err
 	}
-	if err := p.Write(f); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	return writeAtomic(path, b.Bytes())
 }
