@@ -334,14 +334,14 @@ func (c *Claim) checkCompare(x string, groups map[string][]point, order []string
 }
 
 // sized checks the size of an effect that goes the paper's way: with a
-// paper ratio R (Better/Worse) our ratio r must have an effect r − 1 of
-// the same order as R − 1 (within a factor 2), else the verdict is
-// DifferentSize.
+// paper ratio R (Better/Worse) our ratio r must be of the same order:
+// |ln r| within a factor 2 of |ln R| (so 4.46× and 1/4.46 are the same
+// size), else the verdict is DifferentSize.
 func (c *Claim) sized(r float64) string {
-	if c.Ratio == 0 || math.IsNaN(r) {
+	if c.Ratio <= 0 || math.IsNaN(r) || r <= 0 {
 		return Agrees
 	}
-	paper, ours := math.Abs(c.Ratio-1), math.Abs(r-1)
+	paper, ours := math.Abs(math.Log(c.Ratio)), math.Abs(math.Log(r))
 	if ours > 2*paper || ours < paper/2 {
 		return DifferentSize
 	}

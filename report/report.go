@@ -197,6 +197,7 @@ type Sweep struct {
 	Series        []Series
 	Categories    []string // nominal x axis: X values index it
 	Refs          []RefPoint
+	Caption       string // what a point is (default: "Means over replications")
 }
 
 // SweepFigure draws series of (x, mean ± CI) points, with the paper's
@@ -308,6 +309,9 @@ func SweepFigure(dir, name string, sw Sweep) (Figure, error) {
 		p.NominalX(sw.Categories...)
 	}
 	caption := "Means over replications"
+	if sw.Caption != "" {
+		caption = sw.Caption
+	}
 	if logY {
 		p.Y.Scale = plot.LogScale{}
 		p.Y.Tick.Marker = humanTicks{plot.LogTicks{Prec: -1}}
@@ -558,11 +562,16 @@ func BoxFigure(dir, name, title, ylabel string, samples [][]float64, names []str
 		n++
 	}
 	p.NominalX(names...)
+	p.X.Min, p.X.Max = -0.6, float64(len(samples))-0.4
 	if logY && n > 0 {
 		p.Y.Scale = plot.LogScale{}
 		p.Y.Tick.Marker = humanTicks{plot.LogTicks{Prec: -1}}
 	}
-	return save(p, nil, dir, name, title, "Boxes: quartiles; whiskers: 1.5 × the interquartile range; circles: outliers.")
+	caption := "Boxes: quartiles and median; whiskers: 1.5 × the interquartile range; circles: outliers."
+	if logY {
+		caption += " Logarithmic axis: zero values are left out."
+	}
+	return save(p, nil, dir, name, title, caption)
 }
 
 // HistogramFigure draws a histogram with power-of-two bins (job sizes).
@@ -609,7 +618,7 @@ type GanttJob struct {
 // run is drawn over a time window (the first GanttMaxJobs jobs to start)
 // and its first GanttMaxNodes nodes, and the caption says so.
 const (
-	GanttMaxJobs  = 2000
+	GanttMaxJobs  = 500
 	GanttMaxNodes = 1024
 )
 

@@ -217,16 +217,17 @@ func RunSection(dir, figDir string) (Section, error) {
 	if err != nil {
 		return Section{Title: "Simulation " + filepath.Base(filepath.Clean(dir))}, err
 	}
-	return RunsSection([]*Run{r}, figDir)
+	return RunsSection([]*Run{r}, figDir, 0)
 }
 
 // RunsSection builds one section for one or several runs: the summary as
 // a table (a column per run); per run utilization and queue length (a
-// moving average over a window of 1/50 of the run) and the Gantt chart;
+// moving average over window seconds, default 1/50 of the longest run;
+// several runs share one figure of each) and the Gantt chart;
 // wait, response and bounded-slowdown CDFs and box plots with every run
 // on shared axes; mean wait by job size class. A run without jobs gets a
 // note instead of figures.
-func RunsSection(runs []*Run, figDir string) (Section, error) {
+func RunsSection(runs []*Run, figDir string, window float64) (Section, error) {
 	var names []string
 	for _, r := range runs {
 		names = append(names, r.Name)
@@ -286,14 +287,45 @@ func RunsSection(runs []*Run, figDir string) (Section, error) {
 	if err := add(waitBySizeFigure(figDir, prefix+"-wait-by-size", live)); err != nil {
 		return sec, err
 	}
-	for _, r := range live {
-		p := sanitizeName(r.Name)
-		if len(r.T) > 1 {
-			w := (r.T[len(r.T)-1] - r.T[0]) / 50
-			if err := add(StepFigure(figDir, p+"-utilization", r.Name+": utilization over time", "utilization (fraction of processors)", r.T, []StepLine{{Y: r.Util}}, w)); err != nil {
+	if window <= 0 {
+		for _, r := range live {
+			if len(r.T) > 1 {
+				window = max(window, (r.T[len(r.T)-1]-r.T[0])/50)
+			}
+		}
+	}
+	if len(live) > 1 {
+		// one time axis: every run's samples merged (a step function
+		// keeps its value between its own samples)
+		var ts []float64
+		for _, r := range live {
+			ts = append(ts, r.T...)
+		}
+		sort.Float64s(ts)
+		ts = dedup(ts)
+		var util, queued []StepLine
+		for _, r := range live {
+			if len(r.T) > 1 {
+				util = append(util, StepLine{r.Name, resample(r.T, r.Util, ts)})
+				queued = append(queued, StepLine{r.Name, resample(r.T, r.Queued, ts)})
+			}
+		}
+		if len(util) > 0 {
+			if err := add(StepFigure(figDir, prefix+"-utilization", "Utilization over time", "utilization (fraction of processors)", ts, util, window)); err != nil {
 				return sec, err
 			}
-			if err := add(StepFigure(figDir, p+"-queue", r.Name+": queued and running jobs", "jobs (count)", r.T, []StepLine{{"queued", r.Queued}, {"running", r.Running}}, w)); err != nil {
+			if err := add(StepFigure(figDir, prefix+"-queue", "Queued jobs over time", "queued jobs (count)", ts, queued, window)); err != nil {
+				return sec, err
+			}
+		}
+	}
+	for _, r := range live {
+		p := sanitizeName(r.Name)
+		if len(r.T) > 1 && len(live) == 1 {
+			if err := add(StepFigure(figDir, p+"-utilization", r.Name+": utilization over time", "utilization (fraction of processors)", r.T, []StepLine{{Y: r.Util}}, window)); err != nil {
+				return sec, err
+			}
+			if err := add(StepFigure(figDir, p+"-queue", r.Name+": queued and running jobs", "jobs (count)", r.T, []StepLine{{"queued", r.Queued}, {"running", r.Running}}, window)); err != nil {
 				return sec, err
 			}
 		}
@@ -343,7 +375,8 @@ func waitBySizeFigure(dir, name string, runs []*Run) (Figure, error) {
 		}
 		series = append(series, s)
 	}
-	return SweepFigure(dir, name, Sweep{Title: "Mean wait by job size class", XLabel: "job size (processors)", Metric: MetricInfo("mean_wait"), Series: series, Categories: cats})
+	return SweepFigure(dir, name, Sweep{Title: "Mean wait by job size class", XLabel: "job size (processors)", Metric: MetricInfo("mean_wait"), Series: series, Categories: cats,
+		Caption: "Mean wait of the started jobs in each power-of-two size class, one line per run"})
 }
 
 // sanitizeName keeps letters, digits, - and _ for file names.
@@ -354,4 +387,30 @@ func sanitizeName(s string) string {
 		}
 		return '-'
 	}, s)
+}
+
+func dedup(x []float64) []float64 {
+	out := x[:0]
+	for i, v := range x {
+		if i == 0 || v != x[i-1] {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// resample reads the step function (xs, ys) at ts (0 before its first
+// sample, its last value after its end).
+func resample(xs, ys, ts []float64) []float64 {
+	out := make([]float64, len(ts))
+	k := 0
+	for i, t := range ts {
+		for k < len(xs) && xs[k] <= t {
+			k++
+		}
+		if k > 0 {
+			out[i] = ys[k-1]
+		}
+	}
+	return out
 }

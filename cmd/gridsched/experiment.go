@@ -219,14 +219,21 @@ experiments (another spec, label or seed) are refused.`,
 
 func newReportCmd() *cobra.Command {
 	var out string
+	var window float64
 	cmd := &cobra.Command{
-		Use:   "report STORE.db|RUN_DIR...",
+		Use:   "report STORE.db|RUN_DIR|SIMULATE_DIR...",
 		Short: "Write an HTML report (with SVG and PNG figures) of result stores or simulation folders",
-		Long: `Write a self-contained HTML report. A result store (from 'gridsched run') gives
-the sweep figures (metric against parameter, one line per policy, 95% CI error
-bars) and the aggregate table; a simulation folder (from 'gridsched simulate
---out') gives utilization and queue length over time, the Gantt chart (small
-runs), and the workload's size, runtime and inter-arrival distributions.`,
+		Long: `Write a self-contained HTML report. A result store (store.db, or the folder
+'gridsched run' wrote) gives the sweep figures (metric against parameter, one
+line per policy, 95% CI error bars, the paper's numbers as markers), the claims
+with verdicts and the aggregate table. Simulation folders (from 'gridsched
+simulate --out') give one section: the summary as a table; wait, response and
+bounded-slowdown CDFs (and box plots when several runs are given) with every
+run on shared axes; mean wait by job size class; utilization and queue length
+over time (moving average); the Gantt chart (a window of the first jobs for
+large runs); the workload's sizes, runtimes and inter-arrival times.`,
+		Example: `  gridsched report results/my-sweep
+  gridsched report runs/easy runs/conservative --out runs/compare`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if out == "" {
@@ -279,7 +286,7 @@ runs), and the workload's size, runtime and inter-arrival distributions.`,
 			}
 			if len(runs) > 0 {
 				// several runs share one section: overlaid CDFs, box plots
-				sec, err := report.RunsSection(runs, figs)
+				sec, err := report.RunsSection(runs, figs, window)
 				if err != nil {
 					return err
 				}
@@ -294,6 +301,7 @@ runs), and the workload's size, runtime and inter-arrival distributions.`,
 		},
 	}
 	cmd.Flags().StringVar(&out, "out", "", "output folder (default: next to the first argument)")
+	cmd.Flags().Float64Var(&window, "window", 0, "moving-average window of utilization and queue length, seconds (default 1/50 of the run)")
 	return cmd
 }
 
