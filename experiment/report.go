@@ -211,7 +211,7 @@ func Section(s *Spec, rows []Row, figDir string) (report.Section, error) {
 		sec.Notes = append(sec.Notes, notes[0])
 	}
 	if len(s.Claims) > 0 {
-		sec.Tables = append(sec.Tables, claimsTable(s, aggs))
+		sec.Lead = append(sec.Lead, claimsTable(s, aggs))
 	}
 	if len(s.References) > 0 {
 		sec.Tables = append(sec.Tables, referenceTable(s, aggs))
@@ -487,17 +487,19 @@ func WriteReport(title string, stores []*Store, dir, file string, extra ...repor
 		specs = append(specs, s)
 		allAggs = append(allAggs, Aggregate(rows, s.Metrics))
 	}
+	var repro []report.Section
 	for _, rt := range ReproductionTables(specs, allAggs) {
 		md := filepath.Join(dir, "reproduction-seed"+rt.Seed+".md")
 		if err := writeFileAtomic(md, []byte(rt.Markdown())); err != nil {
 			return "", err
 		}
-		page.Sections = append([]report.Section{{
+		repro = append(repro, report.Section{
 			Title:       "Reproduction of seed " + rt.Seed + ": every claim and number, ours against the paper's",
 			Description: "Generated from the result stores (also as " + filepath.Base(md) + "). Verdicts come from the 95% confidence intervals: agrees / same direction, different size / partly / no difference detected / disagrees; a tie is not a win.",
-			Tables:      []report.Table{rt.Table},
-		}}, page.Sections...)
+			Lead:        []report.Table{rt.Table},
+		})
 	}
+	page.Sections = append(repro, page.Sections...)
 	page.Sections = append(page.Sections, extra...)
 	path := filepath.Join(dir, file)
 	return path, page.WriteFile(path)

@@ -26,6 +26,7 @@ table { border-collapse: collapse; font-size: .85rem; margin: 1rem 0; }
 th, td { border: 1px solid #ddd; padding: .25rem .5rem; text-align: right; }
 th { background: #f5f5f7; }
 td:first-child, th:first-child { text-align: left; }
+td { vertical-align: top; }
 .note { background: #fffbe6; border-left: 4px solid #f0c000; padding: .5rem 1rem; }
 .files { font-size: .85rem; color: #555; }
 </style>
@@ -39,6 +40,13 @@ td:first-child, th:first-child { text-align: left; }
 <h2>{{$s.Title}}</h2>
 {{if $s.Description}}<p>{{$s.Description}}</p>{{end}}
 {{range $s.Notes}}<p class="note">{{.}}</p>{{end}}
+{{range $s.Lead}}
+<h3>{{.Title}}</h3>
+<table>
+<tr>{{range .Columns}}<th>{{.}}</th>{{end}}</tr>
+{{range .Rows}}<tr>{{range .}}<td>{{.}}</td>{{end}}</tr>
+{{end}}</table>
+{{end}}
 <div class="figs">
 {{range $s.Figures}}
 <figure id="{{.Name}}">

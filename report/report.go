@@ -50,6 +50,7 @@ type Section struct {
 	Title       string
 	Description string
 	Notes       []string
+	Lead        []Table // tables shown before the figures (summary, claims)
 	Figures     []Figure
 	Tables      []Table
 }

@@ -238,7 +238,7 @@ func RunsSection(runs []*Run, figDir string, window float64) (Section, error) {
 		sums = append(sums, r.Summary)
 	}
 	if len(runs) > 0 && runs[0].Summary != nil {
-		sec.Tables = append(sec.Tables, summaryTable(sums, names))
+		sec.Lead = append(sec.Lead, summaryTable(sums, names))
 	}
 	prefix := sanitizeName(strings.Join(names, "-"))
 	add := func(f Figure, err error) error {
