@@ -381,7 +381,8 @@ func TestReferences(t *testing.T) {
 		{Params: map[string]string{"workload.params.lambda": "1.75", "policy": "cloud-ljfs"}, Metric: "cpe", N: 5, Mean: 0.5},
 	}
 	tab := referenceTable(s, aggs)
-	if len(tab.Rows) != 2 || tab.Rows[0][2] != "-0.06" || !strings.Contains(tab.Rows[0][3], "-0.02") || !strings.Contains(tab.Rows[0][3], "(5)") || strings.Contains(tab.Rows[0][3], "0.5") {
+	if len(tab.Rows) != 2 || tab.Rows[0][2] != "-0.06" || !strings.Contains(tab.Rows[0][3], "-0.02") || !strings.Contains(tab.Rows[0][3], "(n=5)") || strings.Contains(tab.Rows[0][3], "0.5") ||
+		tab.Rows[0][4] != "0.33" || tab.Rows[0][5] != "same sign, outside our 95% CI" {
 		t.Errorf("row 1: %v", tab.Rows[0])
 	}
 	if tab.Rows[1][3] != "no run" {

@@ -565,30 +565,7 @@ func ReproductionTables(specs []*Spec, aggs [][]Agg) []ReproTable {
 			for _, key := range sortedKeys(ref.Where) {
 				parts = append(parts, shortName(key)+"="+fmt.Sprint(ref.Where[key]))
 			}
-			ours, ratio, verdict := "no run", "–", "not run at this scale"
-			for j := range aggs[i] {
-				a := &aggs[i][j]
-				if !ref.matches(a) {
-					continue
-				}
-				hw := a.HalfWidth
-				if math.IsNaN(hw) {
-					hw = 0
-				}
-				ours = fmt.Sprintf("%s ± %s (n=%d)", num(a.Mean), num(hw), a.N)
-				if ref.Value != 0 {
-					ratio = fmt.Sprintf("%.2f", a.Mean/ref.Value)
-				}
-				switch {
-				case math.Abs(a.Mean-ref.Value) <= hw:
-					verdict = "paper's number within our 95% CI"
-				case (a.Mean > 0) == (ref.Value > 0):
-					verdict = "same sign, outside our 95% CI"
-				default:
-					verdict = "opposite sign, outside our 95% CI"
-				}
-				break
-			}
+			ours, ratio, verdict := refVerdict(ref, aggs[i])
 			rt.Table.Rows = append(rt.Table.Rows, []string{s.Name, ref.Source, report.MetricInfo(ref.Metric).Name + " at " + strings.Join(parts, ", "),
 				strconv.FormatFloat(ref.Value, 'g', -1, 64), ours, ratio, "–", verdict})
 		}
@@ -623,4 +600,34 @@ func (rt ReproTable) Markdown() string {
 		b.WriteString("| " + strings.Join(cs, " | ") + " |\n")
 	}
 	return b.String()
+}
+
+// refVerdict compares a paper number with our aggregate at its
+// configuration: ours (mean ± 95% CI, n), the ratio ours / paper, and
+// whether the paper's number lies within our CI.
+func refVerdict(ref *Reference, aggs []Agg) (ours, ratio, verdict string) {
+	for j := range aggs {
+		a := &aggs[j]
+		if !ref.matches(a) {
+			continue
+		}
+		hw := a.HalfWidth
+		if math.IsNaN(hw) {
+			hw = 0
+		}
+		ours, ratio = fmt.Sprintf("%s ± %s (n=%d)", num(a.Mean), num(hw), a.N), "–"
+		if ref.Value != 0 {
+			ratio = fmt.Sprintf("%.2f", a.Mean/ref.Value)
+		}
+		switch {
+		case math.Abs(a.Mean-ref.Value) <= hw:
+			verdict = "paper's number within our 95% CI"
+		case (a.Mean > 0) == (ref.Value > 0):
+			verdict = "same sign, outside our 95% CI"
+		default:
+			verdict = "opposite sign, outside our 95% CI"
+		}
+		return ours, ratio, verdict
+	}
+	return "no run", "–", "not run at this scale"
 }
