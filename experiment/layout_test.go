@@ -100,3 +100,24 @@ func TestPlotSpecErrors(t *testing.T) {
 		t.Errorf("error: %v", err)
 	}
 }
+
+// TestReproductionTable: per seed, one row per claim (with its verdict)
+// and per paper number that ran; numbers that did not run are counted.
+func TestReproductionTable(t *testing.T) {
+	s := mustParse(t, "description: Seed 009, a test\n"+zipSpec, "")
+	s.References = append(s.References, Reference{Where: map[string]any{"platform.nodes": 99}, Metric: "mean_wait", Value: 1, Source: "table 2"})
+	rts := ReproductionTables([]*Spec{s}, [][]Agg{Aggregate(fakeRows(s), s.Metrics)})
+	if len(rts) != 1 || rts[0].Seed != "009" {
+		t.Fatalf("%+v", rts)
+	}
+	md := rts[0].Markdown()
+	for _, want := range []string{"# Seed 009: reproduction table", "| experiment | where in the paper | statement | paper | ours | ours / paper | relative effect (95% CI) | verdict |",
+		"| zipped | test | extend waits less |", "1 more numbers of table 2", "(n=2)"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("markdown lacks %q:\n%s", want, md)
+		}
+	}
+	if n := strings.Count(md, "\n| zipped"); n != 4 {
+		t.Errorf("%d rows, want 4 (a claim, two numbers, one count)", n)
+	}
+}

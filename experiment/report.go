@@ -559,6 +559,8 @@ func ReproductionTables(specs []*Spec, aggs [][]Agg) []ReproTable {
 			r := ClaimRow(s, c, aggs[i])
 			rt.Table.Rows = append(rt.Table.Rows, []string{s.Name, c.Source, c.Claim, r[2], r[3], r[4], r[5], r[6]})
 		}
+		notRun := map[string]int{}
+		var sources []string
 		for k := range s.References {
 			ref := &s.References[k]
 			var parts []string
@@ -566,8 +568,18 @@ func ReproductionTables(specs []*Spec, aggs [][]Agg) []ReproTable {
 				parts = append(parts, shortName(key)+"="+fmt.Sprint(ref.Where[key]))
 			}
 			ours, ratio, verdict := refVerdict(ref, aggs[i])
+			if ours == "no run" {
+				if notRun[ref.Source] == 0 {
+					sources = append(sources, ref.Source)
+				}
+				notRun[ref.Source]++
+				continue
+			}
 			rt.Table.Rows = append(rt.Table.Rows, []string{s.Name, ref.Source, report.MetricInfo(ref.Metric).Name + " at " + strings.Join(parts, ", "),
 				strconv.FormatFloat(ref.Value, 'g', -1, 64), ours, ratio, "–", verdict})
+		}
+		for _, src := range sources {
+			rt.Table.Rows = append(rt.Table.Rows, []string{s.Name, src, fmt.Sprintf("%d more numbers of %s", notRun[src], src), "–", "no run", "–", "–", "not run at this scale"})
 		}
 	}
 	sort.Strings(order)

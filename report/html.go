@@ -23,7 +23,7 @@ figure { margin: 1.5rem 0; padding: .5rem; border: 1px solid #eee; border-radius
 .figs { display: grid; grid-template-columns: repeat(auto-fill, minmax(30rem, 1fr)); gap: 0 1.5rem; }
 figcaption { font-size: .9rem; color: #555; }
 table { border-collapse: collapse; font-size: .85rem; margin: 1rem 0; }
-th, td { border: 1px solid #ddd; padding: .25rem .5rem; text-align: right; }
+th, td { border: 1px solid #ddd; padding: .25rem .5rem; text-align: left; }
 th { background: #f5f5f7; }
 td:first-child, th:first-child { text-align: left; }
 td { vertical-align: top; }
