@@ -71,6 +71,7 @@ const (
 // Verdict is the outcome of checking a claim.
 type Verdict struct {
 	Ours   string // what our results show, point by point
+	Short  string // in a few words (wins/ties/losses, series with the trend)
 	Agrees string // one of the classes above
 	// Effect is our relative effect pooled over the points (comparison:
 	// (worse − better)/|worse| oriented so that positive favours Better;
@@ -217,6 +218,7 @@ func (c *Claim) checkTrend(groups map[string][]point, order []string) Verdict {
 	v := Verdict{Ratio: math.NaN()}
 	v.Effect, v.EffectHW = pooled(effs, hws)
 	v.Ours = fmt.Sprintf("%s beyond the CIs in %d of %d series, the opposite way in %d, no change in %d (%s)", c.Trend, up, total, down, flat, strings.Join(desc, "; "))
+	v.Short = fmt.Sprintf("%s in %d of %d series (opposite: %d, flat: %d)", c.Trend, up, total, down, flat)
 	switch {
 	case total == 0:
 		v.Agrees = NoDifference
@@ -288,7 +290,7 @@ func (c *Claim) checkCompare(x string, groups map[string][]point, order []string
 		}
 		patterns = append(patterns, pattern)
 	}
-	v := Verdict{Ratio: ratio}
+	v := Verdict{Ratio: ratio, Short: fmt.Sprintf("%d wins, %d ties, %d losses", wins, ties, losses)}
 	v.Effect, v.EffectHW = pooled(effs, hws)
 	v.Ours = fmt.Sprintf("%s=%s against %s: %d wins, %d ties, %d losses (win: the difference exceeds its 95%% CI). %s",
 		c.Param, c.Better, c.Worse, wins, ties, losses, strings.Join(cells, "; "))

@@ -230,13 +230,13 @@ var ClaimColumns = []string{"source", "claim", "paper", "ours", "ours / paper", 
 // ClaimRow is a claim's row of a claims table.
 func ClaimRow(s *Spec, c *Claim, aggs []Agg) []string {
 	v := c.Check(s, aggs)
-	paper, ours, ratio := c.Paper, "–", "–"
+	paper, ours, ratio := c.Paper, v.Short, "–"
 	if c.Ratio != 0 {
 		if paper == "" {
 			paper = fmt.Sprintf("ratio %s/%s = %g", c.Better, c.Worse, c.Ratio)
 		}
 		if !math.IsNaN(v.Ratio) {
-			ours = fmt.Sprintf("ratio %.3g", v.Ratio)
+			ours += fmt.Sprintf("; ratio %.3g", v.Ratio)
 			ratio = fmt.Sprintf("%.2f", v.Ratio/c.Ratio)
 		}
 	}
