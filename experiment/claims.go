@@ -24,6 +24,11 @@ type Claim struct {
 	Better string `yaml:"better" json:"better,omitempty"`
 	Worse  string `yaml:"worse" json:"worse,omitempty"`
 	Expect string `yaml:"expect" json:"expect,omitempty"`
+	// Ratio: the paper's Better/Worse (e.g. 1.33 for "AP_SRRM ≈ 1.33 ×
+	// AP_DRRM"), at x = At if given; the verdict then also checks the
+	// size of our effect.
+	Ratio float64 `yaml:"ratio" json:"ratio,omitempty"`
+	At    any     `yaml:"at" json:"at,omitempty"`
 	// LowerIsBetter: for comparisons (makespan: true; QoS: false).
 	LowerIsBetter bool `yaml:"lower_is_better" json:"lower_is_better,omitempty"`
 	// Note explains a disagreement (written after looking at results).
@@ -52,10 +57,30 @@ func (c *Claim) validate(s *Spec) error {
 	return nil
 }
 
+// Verdict classes. A claim agrees when our results go the paper's way
+// beyond the 95% CIs everywhere the claim applies (and, when the paper
+// gives a ratio, with an effect of the same order); a tie is never a win.
+const (
+	Agrees        = "agrees"
+	DifferentSize = "same direction, different size"
+	Partly        = "partly" // beyond the CIs in the paper's direction somewhere, no difference detected elsewhere
+	NoDifference  = "no difference detected"
+	Disagrees     = "disagrees"
+)
+
 // Verdict is the outcome of checking a claim.
 type Verdict struct {
-	Ours   string // what our results show
-	Agrees string // "yes", "no", "partly"
+	Ours   string // what our results show, point by point
+	Short  string // in a few words (wins/ties/losses, series with the trend)
+	Agrees string // one of the classes above
+	// Effect is our relative effect pooled over the points (comparison:
+	// (worse − better)/|worse| oriented so that positive favours Better;
+	// trend: (last − first)/|first| in the claimed direction), with its
+	// 95% CI half-width (NaN: none).
+	Effect, EffectHW float64
+	// Ratio is our Better/Worse at the claim's point (NaN: none), next to
+	// the paper's (Claim.Ratio).
+	Ratio float64
 }
 
 func xOf(s *Spec) string {
@@ -65,14 +90,28 @@ func xOf(s *Spec) string {
 	if ks := sortedKeys(s.Grid); len(ks) > 0 {
 		return ks[0]
 	}
+	if ks := sortedKeys(s.Zip); len(ks) > 0 {
+		return ks[0]
+	}
 	return ""
 }
+
+type point struct{ x, mean, hw float64 }
+
+// diffHW is the 95% half-width of the difference of two independent means.
+func diffHW(a, b point) float64 { return math.Sqrt(a.hw*a.hw + b.hw*b.hw) }
 
 // Check evaluates the claim on the aggregates.
 func (c *Claim) Check(s *Spec, aggs []Agg) Verdict {
 	x := xOf(s)
-	type point struct{ x, mean, hw float64 }
-	// group by every parameter but x (and, for comparisons, the compared one)
+	zipped := map[string]bool{}
+	if s.Zip[x] != nil {
+		for k := range s.Zip {
+			zipped[k] = true
+		}
+	}
+	// group by every parameter but x (and its zip partners, and, for
+	// comparisons, the compared one)
 	groups := map[string][]point{}
 	var order []string
 	for _, a := range aggs {
@@ -81,7 +120,7 @@ func (c *Claim) Check(s *Spec, aggs []Agg) Verdict {
 		}
 		var parts []string
 		for _, k := range sortedKeys(a.Params) {
-			if k != x && (c.Param == "" || k != c.Param) {
+			if k != x && !zipped[k] && (c.Param == "" || k != c.Param) {
 				parts = append(parts, k+"="+a.Params[k])
 			}
 		}
@@ -94,64 +133,114 @@ func (c *Claim) Check(s *Spec, aggs []Agg) Verdict {
 		}
 		hw := a.HalfWidth
 		if math.IsNaN(hw) {
-			hw = 0
+			hw = 0 // one replication of a deterministic replay
 		}
 		groups[key] = append(groups[key], point{x: parseNum(a.Params[x]), mean: a.Mean, hw: hw})
 	}
 	for _, k := range order {
-		sort.Slice(groups[k], func(i, j int) bool { return groups[k][i].x < groups[k][j].x })
+		sort.SliceStable(groups[k], func(i, j int) bool { return groups[k][i].x < groups[k][j].x })
 	}
 	if c.Trend != "" {
-		ok, flat, partly, total := 0, 0, 0, 0
-		var desc []string
-		for _, k := range order {
-			ps := groups[k]
-			if len(ps) < 2 {
-				continue
-			}
-			total++
-			mono := true
-			for i := 1; i < len(ps); i++ {
-				d := ps[i].mean - ps[i-1].mean
-				if (c.Trend == "increasing" && d < 0) || (c.Trend == "decreasing" && d > 0) {
-					mono = false
-				}
-			}
-			first, last := ps[0], ps[len(ps)-1]
-			change := last.mean - first.mean
-			if c.Trend == "decreasing" {
-				change = -change
-			}
-			beyond := change > first.hw+last.hw && change > 1e-12*math.Abs(first.mean)
-			state := "not " + c.Trend
-			switch {
-			case beyond && mono:
-				ok++
-				state = c.Trend
-			case beyond:
-				partly++
-				state = c.Trend + " overall, not monotone"
-			case change >= 0:
-				flat++
-				state = "no change beyond the 95% CIs"
-			}
-			desc = append(desc, fmt.Sprintf("%s: %s → %s, %s", shortKey(k), num(first.mean), num(last.mean), state))
-		}
-		v := Verdict{Ours: fmt.Sprintf("%s in %d of %d series (%s)", c.Trend, ok, total, strings.Join(desc, "; "))}
-		switch {
-		case total > 0 && ok == total:
-			v.Agrees = "yes"
-		case ok+partly > 0:
-			v.Agrees = "partly"
-		default:
-			v.Agrees = "no"
-		}
-		return v
+		return c.checkTrend(groups, order)
 	}
-	// Comparison: Better vs Worse at each x (and each other setting).
+	return c.checkCompare(x, groups, order)
+}
+
+// pooled is the mean of relative effects and the half-width of that mean
+// (independent points: root of the summed squares over n).
+func pooled(effs, hws []float64) (float64, float64) {
+	if len(effs) == 0 {
+		return math.NaN(), math.NaN()
+	}
+	m, v := 0.0, 0.0
+	for i := range effs {
+		m += effs[i]
+		v += hws[i] * hws[i]
+	}
+	n := float64(len(effs))
+	return m / n, math.Sqrt(v) / n
+}
+
+func rel(d, hw, base float64) (float64, float64) {
+	if base == 0 {
+		return math.NaN(), math.NaN()
+	}
+	return d / math.Abs(base), hw / math.Abs(base)
+}
+
+func (c *Claim) checkTrend(groups map[string][]point, order []string) Verdict {
+	up, down, flat, total := 0, 0, 0, 0
+	reversed := 0
+	var desc []string
+	var effs, hws []float64
+	sign := 1.0
+	if c.Trend == "decreasing" {
+		sign = -1
+	}
+	for _, k := range order {
+		ps := groups[k]
+		if len(ps) < 2 {
+			continue
+		}
+		total++
+		first, last := ps[0], ps[len(ps)-1]
+		change := sign * (last.mean - first.mean)
+		hw := diffHW(first, last)
+		// a step against the trend beyond its CIs breaks monotonicity
+		back := false
+		for i := 1; i < len(ps); i++ {
+			if -sign*(ps[i].mean-ps[i-1].mean) > diffHW(ps[i], ps[i-1]) {
+				back = true
+			}
+		}
+		state := ""
+		switch {
+		case change > hw && !back:
+			up++
+			state = c.Trend + " beyond the CIs"
+		case change > hw:
+			up++
+			reversed++
+			state = c.Trend + " overall, with a reversal beyond the CIs"
+		case change < -hw:
+			down++
+			state = "the opposite way beyond the CIs"
+		default:
+			flat++
+			state = "no change beyond the CIs"
+		}
+		e, ehw := rel(change, hw, first.mean)
+		if !math.IsNaN(e) {
+			effs, hws = append(effs, e), append(hws, ehw)
+		}
+		desc = append(desc, fmt.Sprintf("%s: %s → %s, %s", shortKey(k), num(first.mean), num(last.mean), state))
+	}
+	v := Verdict{Ratio: math.NaN()}
+	v.Effect, v.EffectHW = pooled(effs, hws)
+	v.Ours = fmt.Sprintf("%s beyond the CIs in %d of %d series, the opposite way in %d, no change in %d (%s)", c.Trend, up, total, down, flat, strings.Join(desc, "; "))
+	v.Short = fmt.Sprintf("%s in %d of %d series (opposite: %d, flat: %d)", c.Trend, up, total, down, flat)
+	switch {
+	case total == 0:
+		v.Agrees = NoDifference
+		v.Ours = "no series with two or more x values"
+	case down > 0:
+		v.Agrees = Disagrees
+	case up == total && reversed == 0:
+		v.Agrees = Agrees
+	case up > 0:
+		v.Agrees = Partly
+	default:
+		v.Agrees = NoDifference
+	}
+	return v
+}
+
+func (c *Claim) checkCompare(x string, groups map[string][]point, order []string) Verdict {
 	var cells []string
 	wins, ties, losses := 0, 0, 0
-	pattern := ""
+	var patterns []string
+	var effs, hws []float64
+	ratio := math.NaN()
 	for _, k := range order {
 		val, rest, _ := strings.Cut(k, "|")
 		if val != c.Better {
@@ -161,74 +250,104 @@ func (c *Claim) Check(s *Spec, aggs []Agg) Verdict {
 		if !ok {
 			continue
 		}
-		for i, p := range groups[k] {
-			if i >= len(other) {
-				break
+		pattern := ""
+		byX := map[float64]point{}
+		for _, q := range other {
+			byX[q.x] = q
+		}
+		for _, p := range groups[k] {
+			q, ok := byX[p.x]
+			if !ok {
+				continue
 			}
-			q := other[i]
-			d := q.mean - p.mean // positive: better is lower
+			d := q.mean - p.mean // positive: Better is lower
 			if !c.LowerIsBetter {
 				d = -d
 			}
+			hw := diffHW(p, q)
 			r := "tie"
-			if math.Abs(q.mean-p.mean) > p.hw+q.hw {
-				if d > 0 {
-					r = "win"
-				} else {
-					r = "loss"
-				}
-			}
-			switch r {
-			case "win":
+			switch {
+			case d > hw:
+				r = "win"
 				wins++
 				pattern += "W"
-			case "tie":
-				ties++
-				pattern += "T"
-			default:
+			case d < -hw:
+				r = "loss"
 				losses++
 				pattern += "L"
+			default:
+				ties++
+				pattern += "T"
 			}
-			cells = append(cells, fmt.Sprintf("%s=%g: %s (%s vs %s)", shortName(x), p.x, r, num(p.mean), num(q.mean)))
+			e, ehw := rel(d, hw, q.mean)
+			if !math.IsNaN(e) {
+				effs, hws = append(effs, e), append(hws, ehw)
+			}
+			if q.mean != 0 && (c.At == nil || parseNum(fmt.Sprint(c.At)) == p.x) && math.IsNaN(ratio) {
+				ratio = p.mean / q.mean
+			}
+			cells = append(cells, fmt.Sprintf("%s=%g: %s (%s vs %s, %+.1f%% ± %.1f%%)", shortName(x), p.x, r, num(p.mean), num(q.mean), 100*e, 100*ehw))
 		}
-		pattern += "|"
+		patterns = append(patterns, pattern)
 	}
-	v := Verdict{Ours: fmt.Sprintf("%s=%s against %s: %d wins, %d ties, %d losses (win: CIs do not overlap). %s",
-		c.Param, c.Better, c.Worse, wins, ties, losses, strings.Join(cells, "; "))}
+	v := Verdict{Ratio: ratio, Short: fmt.Sprintf("%d wins, %d ties, %d losses", wins, ties, losses)}
+	v.Effect, v.EffectHW = pooled(effs, hws)
+	v.Ours = fmt.Sprintf("%s=%s against %s: %d wins, %d ties, %d losses (win: the difference exceeds its 95%% CI). %s",
+		c.Param, c.Better, c.Worse, wins, ties, losses, strings.Join(cells, "; "))
+	n := wins + ties + losses
 	switch c.Expect {
 	case "better":
 		switch {
-		case losses == 0 && wins > 0:
-			v.Agrees = "yes"
-		case wins > 0:
-			v.Agrees = "partly"
+		case n == 0 || wins+losses == 0:
+			v.Agrees = NoDifference
+		case losses > 0:
+			v.Agrees = Disagrees
+		case wins == n:
+			v.Agrees = c.sized(ratio)
 		default:
-			v.Agrees = "no"
+			v.Agrees = Partly
 		}
 	case "better-when-ample":
-		// Every series: no win before a loss/tie... i.e. the pattern is
-		// (L|T)* W+ along x, ending in a win.
-		good, n := 0, 0
-		for _, s := range strings.Split(strings.TrimSuffix(pattern, "|"), "|") {
-			if s == "" {
-				continue
-			}
-			n++
-			t := strings.TrimLeft(s, "LT")
+		// Every series: losses or ties while scarce, then wins to the
+		// end: (L|T)* W+ along x. Ties where resources are ample are not
+		// wins.
+		good, lossAtEnd := 0, 0
+		for _, p := range patterns {
+			t := strings.TrimLeft(p, "LT")
 			if t != "" && strings.Trim(t, "W") == "" {
 				good++
 			}
+			if strings.HasSuffix(p, "L") {
+				lossAtEnd++
+			}
 		}
 		switch {
-		case n > 0 && good == n:
-			v.Agrees = "yes"
-		case good > 0 || wins > 0:
-			v.Agrees = "partly"
+		case len(patterns) == 0 || wins+losses == 0:
+			v.Agrees = NoDifference
+		case good == len(patterns):
+			v.Agrees = c.sized(ratio)
+		case lossAtEnd > 0 || wins == 0:
+			v.Agrees = Disagrees
 		default:
-			v.Agrees = "no"
+			v.Agrees = Partly
 		}
 	}
 	return v
+}
+
+// sized checks the size of an effect that goes the paper's way: with a
+// paper ratio R (Better/Worse) our ratio r must be of the same order:
+// |ln r| within a factor 2 of |ln R| (so 4.46× and 1/4.46 are the same
+// size), else the verdict is DifferentSize.
+func (c *Claim) sized(r float64) string {
+	if c.Ratio <= 0 || math.IsNaN(r) || r <= 0 {
+		return Agrees
+	}
+	paper, ours := math.Abs(math.Log(c.Ratio)), math.Abs(math.Log(r))
+	if ours > 2*paper || ours < paper/2 {
+		return DifferentSize
+	}
+	return Agrees
 }
 
 func shortKey(k string) string {

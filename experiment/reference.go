@@ -59,27 +59,25 @@ func (r *Reference) matches(a *Agg) bool {
 	return true
 }
 
-// referenceTable is the report table of a spec's references.
+// referenceTable is the report table of a spec's references: the
+// paper's number, ours, their ratio and whether the paper's number lies
+// within our 95% CI.
 func referenceTable(s *Spec, aggs []Agg) report.Table {
-	t := report.Table{Title: "The paper's numbers next to ours (mean ± 95% CI half-width, n)", Columns: []string{"configuration", "metric", "paper", "ours", "source"}}
-	for _, r := range s.References {
+	t := report.Table{Title: "The paper's numbers next to ours (mean ± 95% CI half-width, n)", Columns: []string{"configuration", "metric", "paper", "ours", "ours / paper", "difference", "source"}}
+	for i := range s.References {
+		r := &s.References[i]
 		var parts []string
 		keys := sortedKeys(r.Where)
 		sort.Strings(keys)
 		for _, k := range keys {
 			parts = append(parts, shortName(k)+"="+fmt.Sprint(r.Where[k]))
 		}
-		ours := "no run"
-		var found []string
-		for i := range aggs {
-			if a := &aggs[i]; r.matches(a) {
-				found = append(found, fmt.Sprintf("%s ± %s (%d)", num(a.Mean), num(a.HalfWidth), a.N))
-			}
-		}
-		if len(found) > 0 {
-			ours = strings.Join(found, "; ")
-		}
-		t.Rows = append(t.Rows, []string{strings.Join(parts, ", "), r.Metric, strconv.FormatFloat(r.Value, 'g', -1, 64), ours, r.Source})
+		ours, ratio, verdict := refVerdict(r, aggs)
+		t.Rows = append(t.Rows, []string{strings.Join(parts, ", "), r.Metric, strconv.FormatFloat(r.Value, 'g', -1, 64), ours, ratio, verdict, r.Source})
 	}
 	return t
 }
+
+// ReferenceMatches reports whether aggregate a is at r's configuration
+// and metric.
+func ReferenceMatches(r *Reference, a *Agg) bool { return r.matches(a) }

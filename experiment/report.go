@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -58,9 +59,99 @@ func Export(st *Store, dir string) ([]Row, *Spec, error) {
 	return rows, s, nil
 }
 
-// Section builds the report section of a sweep: for each metric, its
-// mean against the plot parameter with one line per combination of the
-// other parameters (typically: per policy), and a table of aggregates.
+// axes decides the layout of a sweep's figures: the x axis (the plot's
+// x with its zip partners: zipped parameters form one axis), the
+// parameters whose values make the lines (plot.series; default the
+// policy and every parameter a claim compares), and the panels (every
+// other parameter that varies; plot.panels must list them if given).
+type axes struct {
+	x       string
+	onAxis  map[string]bool
+	series  []string
+	panels  []string
+	varying map[string]bool
+}
+
+func layoutOf(s *Spec, aggs []Agg) axes {
+	ax := axes{x: xOf(s), onAxis: map[string]bool{}, varying: map[string]bool{}}
+	ax.onAxis[ax.x] = true
+	if s.Zip[ax.x] != nil {
+		for k := range s.Zip {
+			ax.onAxis[k] = true
+		}
+	}
+	vals := map[string]map[string]bool{}
+	var keys []string
+	for _, a := range aggs {
+		for k, v := range a.Params {
+			if vals[k] == nil {
+				vals[k] = map[string]bool{}
+				keys = append(keys, k)
+			}
+			vals[k][v] = true
+		}
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if len(vals[k]) > 1 {
+			ax.varying[k] = true
+		}
+	}
+	inSeries := map[string]bool{}
+	if len(s.Plot.Series) > 0 {
+		for _, k := range s.Plot.Series {
+			if !inSeries[k] {
+				inSeries[k] = true
+				ax.series = append(ax.series, k)
+			}
+		}
+	} else {
+		cands := []string{"policy"}
+		for _, c := range s.Claims {
+			if c.Param != "" {
+				cands = append(cands, c.Param)
+			}
+		}
+		for _, k := range cands {
+			if !inSeries[k] && !ax.onAxis[k] && (ax.varying[k] || k == "policy") {
+				inSeries[k] = true
+				ax.series = append(ax.series, k)
+			}
+		}
+	}
+	inPanel := map[string]bool{}
+	for _, k := range append(append([]string(nil), s.Plot.Panels...), keys...) {
+		if ax.varying[k] && !ax.onAxis[k] && !inSeries[k] && !inPanel[k] {
+			inPanel[k] = true
+			ax.panels = append(ax.panels, k)
+		}
+	}
+	return ax
+}
+
+// seriesName names a line by its series parameters.
+func (ax axes) seriesName(p map[string]string) string {
+	var parts []string
+	for _, k := range ax.series {
+		v, ok := p[k]
+		if !ok {
+			continue
+		}
+		if k == "policy" {
+			if ax.varying[k] || len(ax.series) == 1 {
+				parts = append(parts, v)
+			}
+		} else if ax.varying[k] {
+			parts = append(parts, report.ParamLabel(k)+" "+shortName(v))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// Section builds the report section of a sweep: for each metric and
+// panel, its mean against the x axis with one line per series and the
+// paper's numbers (references) as markers on the same axes; the claims
+// with verdicts; the paper's numbers against ours; the aggregates.
 func Section(s *Spec, rows []Row, figDir string) (report.Section, error) {
 	title := s.Name
 	if s.Label != "" {
@@ -72,32 +163,30 @@ func Section(s *Spec, rows []Row, figDir string) (report.Section, error) {
 		sec.Notes = append(sec.Notes, "No finished runs yet.")
 		return sec, nil
 	}
-	xkey := s.Plot.X
-	if xkey == "" {
-		if ks := sortedKeys(s.Grid); len(ks) > 0 {
-			xkey = ks[0]
-		} else if ks := sortedKeys(s.Zip); len(ks) > 0 {
-			xkey = ks[0]
-		}
-	}
+	ax := layoutOf(s, aggs)
 	var notes []string
-	facets := facetsOf(aggs, xkey)
+	facets := facetsOf(aggs, ax)
 	for _, m := range s.Metrics {
 		for _, fc := range facets {
-			series, cats := seriesOf(fc.aggs, m, xkey)
+			series, cats, pos := seriesOf(fc.aggs, m, ax)
+			if len(series) == 0 {
+				continue
+			}
 			name := sanitize(s.Name + "-" + m + fc.suffix)
-			ft := m
+			mi := report.MetricInfo(m)
+			ft := mi.Name
 			if s.Plot.Title != "" {
-				ft = s.Plot.Title + ": " + m
+				ft = s.Plot.Title + ": " + mi.Name
 			}
 			if fc.title != "" {
 				ft += " (" + fc.title + ")"
 			}
-			xlabel := xkey
-			if xlabel == "" {
+			xlabel := report.ParamLabel(ax.x)
+			if ax.x == "" {
 				xlabel = "configuration"
 			}
-			f, err := report.SweepFigure(figDir, name, ft, xlabel, m, series, cats)
+			f, err := report.SweepFigure(figDir, name, report.Sweep{Title: ft, XLabel: xlabel, Metric: mi, Series: series, Categories: cats,
+				Refs: refsOf(s, m, ax, fc, pos)})
 			if err != nil {
 				return sec, err
 			}
@@ -114,12 +203,7 @@ func Section(s *Spec, rows []Row, figDir string) (report.Section, error) {
 		sec.Notes = append(sec.Notes, notes[0])
 	}
 	if len(s.Claims) > 0 {
-		ct := report.Table{Title: "The paper's claims and our results", Columns: []string{"claim", "paper", "ours", "agrees", "note"}}
-		for _, c := range s.Claims {
-			v := c.Check(s, aggs)
-			ct.Rows = append(ct.Rows, []string{c.Claim + " (" + c.Source + ")", c.Paper, v.Ours, v.Agrees, c.Note})
-		}
-		sec.Tables = append(sec.Tables, ct)
+		sec.Lead = append(sec.Lead, claimsTable(s, aggs))
 	}
 	if len(s.References) > 0 {
 		sec.Tables = append(sec.Tables, referenceTable(s, aggs))
@@ -130,6 +214,40 @@ func Section(s *Spec, rows []Row, figDir string) (report.Section, error) {
 	}
 	sec.Tables = append(sec.Tables, t)
 	return sec, nil
+}
+
+// ClaimColumns are the columns of a claims table.
+var ClaimColumns = []string{"source", "claim", "paper", "ours", "ours / paper", "relative effect (95% CI)", "verdict", "detail", "note"}
+
+// ClaimRow is a claim's row of a claims table.
+func ClaimRow(s *Spec, c *Claim, aggs []Agg) []string {
+	v := c.Check(s, aggs)
+	paper, ours, ratio := c.Paper, v.Short, "–"
+	if c.Ratio != 0 {
+		if paper == "" {
+			paper = fmt.Sprintf("ratio %s/%s = %g", c.Better, c.Worse, c.Ratio)
+		}
+		if !math.IsNaN(v.Ratio) {
+			ours += fmt.Sprintf("; ratio %.3g", v.Ratio)
+			ratio = fmt.Sprintf("%.2f", v.Ratio/c.Ratio)
+		}
+	}
+	if paper == "" {
+		paper = "(no number; the claim is qualitative)"
+	}
+	eff := "–"
+	if !math.IsNaN(v.Effect) {
+		eff = fmt.Sprintf("%+.1f%% ± %.1f%%", 100*v.Effect, 100*v.EffectHW)
+	}
+	return []string{c.Source, c.Claim, paper, ours, ratio, eff, v.Agrees, v.Ours, c.Note}
+}
+
+func claimsTable(s *Spec, aggs []Agg) report.Table {
+	ct := report.Table{Title: "The paper's claims and our results (verdicts from the 95% CIs; a tie is not a win)", Columns: ClaimColumns}
+	for i := range s.Claims {
+		ct.Rows = append(ct.Rows, ClaimRow(s, &s.Claims[i], aggs))
+	}
+	return ct
 }
 
 func num(v float64) string {
@@ -153,26 +271,23 @@ func sanitize(s string) string {
 
 type facet struct {
 	title, suffix string
+	params        map[string]string
 	aggs          []Agg
 }
 
-// facetsOf splits the aggregates into one figure per combination of the
-// parameters other than the x axis and the policy, so that each figure
-// compares policies (a handful of lines, a readable legend).
-func facetsOf(aggs []Agg, xkey string) []facet {
+// facetsOf splits the aggregates into one figure (panel) per combination
+// of the panel parameters.
+func facetsOf(aggs []Agg, ax axes) []facet {
 	var out []facet
 	index := map[string]int{}
 	for _, a := range aggs {
-		keys := make([]string, 0, len(a.Params))
-		for k := range a.Params {
-			if k != xkey && k != "policy" {
-				keys = append(keys, k)
-			}
-		}
-		sort.Strings(keys)
 		var parts []string
-		for _, k := range keys {
-			parts = append(parts, shortName(k)+"="+shortName(a.Params[k]))
+		params := map[string]string{}
+		for _, k := range ax.panels {
+			if v, ok := a.Params[k]; ok {
+				parts = append(parts, report.ParamLabel(k)+" = "+shortName(v))
+				params[k] = v
+			}
 		}
 		title := strings.Join(parts, ", ")
 		i, ok := index[title]
@@ -181,18 +296,23 @@ func facetsOf(aggs []Agg, xkey string) []facet {
 			index[title] = i
 			suffix := ""
 			if title != "" {
-				suffix = "-" + sanitize(strings.Join(parts, "-"))
+				var ps []string
+				for _, k := range ax.panels {
+					ps = append(ps, shortName(k)+"-"+shortName(params[k]))
+				}
+				suffix = "-" + sanitize(strings.Join(ps, "-"))
 			}
-			out = append(out, facet{title: title, suffix: suffix})
+			out = append(out, facet{title: title, suffix: suffix, params: params})
 		}
 		out[i].aggs = append(out[i].aggs, a)
 	}
 	return out
 }
 
-// seriesOf groups the aggregates of metric m (of one facet) by policy.
-// When some x value is not a number the axis is nominal.
-func seriesOf(aggs []Agg, m, xkey string) ([]report.Series, []string) {
+// seriesOf groups the aggregates of metric m (of one facet) into lines.
+// When some x value is not a number the axis is nominal. It also returns
+// the position of each x value on the axis.
+func seriesOf(aggs []Agg, m string, ax axes) ([]report.Series, []string, map[string]float64) {
 	numeric := true
 	var xs []string
 	seenX := map[string]bool{}
@@ -200,7 +320,7 @@ func seriesOf(aggs []Agg, m, xkey string) ([]report.Series, []string) {
 		if a.Metric != m {
 			continue
 		}
-		x := a.Params[xkey]
+		x := a.Params[ax.x]
 		if math.IsNaN(report.ParseFloat(x)) {
 			numeric = false
 		}
@@ -227,15 +347,9 @@ func seriesOf(aggs []Agg, m, xkey string) ([]report.Series, []string) {
 		if a.Metric != m {
 			continue
 		}
-		// Within a facet every other parameter is fixed: the policy names
-		// the line.
-		var parts []string
-		if p, ok := a.Params["policy"]; ok {
-			parts = append(parts, p)
-		}
-		name := strings.Join(parts, ", ")
+		name := ax.seriesName(a.Params)
 		if name == "" {
-			name = m
+			name = "ours"
 		}
 		s := byName[name]
 		if s == nil {
@@ -243,7 +357,7 @@ func seriesOf(aggs []Agg, m, xkey string) ([]report.Series, []string) {
 			byName[name] = s
 			order = append(order, name)
 		}
-		s.X = append(s.X, pos[a.Params[xkey]])
+		s.X = append(s.X, pos[a.Params[ax.x]])
 		s.Y = append(s.Y, a.Mean)
 		s.Err = append(s.Err, a.HalfWidth)
 	}
@@ -263,7 +377,65 @@ func seriesOf(aggs []Agg, m, xkey string) ([]report.Series, []string) {
 		}
 		out[i] = t
 	}
-	return out, cats
+	return out, cats, pos
+}
+
+// refsOf places the spec's references for metric m in facet fc: the
+// reference's where must agree with the panel's values; its x is its
+// value of the x axis (or of a zip partner); its series, from its values
+// of the series parameters.
+func refsOf(s *Spec, m string, ax axes, fc facet, pos map[string]float64) []report.RefPoint {
+	var out []report.RefPoint
+	for i := range s.References {
+		r := &s.References[i]
+		if r.Metric != m {
+			continue
+		}
+		// every parameter the reference names, but the x axis and the
+		// series, has the facet's (constant) value
+		ok := len(fc.aggs) > 0
+		inSeries := map[string]bool{}
+		for _, k := range ax.series {
+			inSeries[k] = true
+		}
+		for k, w := range r.Where {
+			if ax.onAxis[k] || inSeries[k] || !ok {
+				continue
+			}
+			if v, has := fc.aggs[0].Params[k]; !has || !sameValue(fmt.Sprint(w), v) {
+				ok = false
+			}
+		}
+		if !ok {
+			continue
+		}
+		xv, found := math.NaN(), false
+		for key, p := range pos {
+			if w, has := r.Where[ax.x]; has && sameValue(fmt.Sprint(w), key) {
+				xv, found = p, true
+			}
+		}
+		if !found {
+			continue
+		}
+		params := map[string]string{}
+		for k, w := range r.Where {
+			params[k] = fmt.Sprint(w)
+		}
+		name := ax.seriesName(params)
+		out = append(out, report.RefPoint{Series: name, X: xv, Y: r.Value})
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].X < out[j].X })
+	return out
+}
+
+// sameValue compares parameter values, numbers as numbers.
+func sameValue(a, b string) bool {
+	if a == b {
+		return true
+	}
+	x, y := parseNum(a), parseNum(b)
+	return !math.IsNaN(x) && x == y
 }
 
 // shortName drops file extensions and the ".params." of parameter paths
@@ -279,7 +451,16 @@ func shortName(s string) string {
 // the report's path. With several stores (reproduce) the report has one
 // section per experiment; extra sections come last.
 func WriteOutputs(title string, stores []*Store, dir string, extra ...report.Section) (string, error) {
+	return WriteReport(title, stores, dir, ReportFile, extra...)
+}
+
+// WriteReport is WriteOutputs with the report's file name. With claims or
+// references it also writes, per seed, the reproduction table as
+// Markdown (reproduction-seedNNN.md in dir) and adds it to the report.
+func WriteReport(title string, stores []*Store, dir, file string, extra ...report.Section) (string, error) {
 	page := report.Page{Title: title}
+	var specs []*Spec
+	var allAggs [][]Agg
 	for _, st := range stores {
 		out := filepath.Dir(st.Path) // exports sit next to their store
 		rows, s, err := Export(st, out)
@@ -295,8 +476,162 @@ func WriteOutputs(title string, stores []*Store, dir string, extra ...report.Sec
 			sec.Notes = append(sec.Notes, "Traces are the Parallel Workloads Archive's cleaned versions (\"-cln\"), with fewer jobs than the original logs.")
 		}
 		page.Sections = append(page.Sections, sec)
+		specs = append(specs, s)
+		allAggs = append(allAggs, Aggregate(rows, s.Metrics))
 	}
+	var repro []report.Section
+	for _, rt := range ReproductionTables(specs, allAggs) {
+		md := filepath.Join(dir, "reproduction-seed"+rt.Seed+".md")
+		if err := writeFileAtomic(md, []byte(rt.Markdown())); err != nil {
+			return "", err
+		}
+		repro = append(repro, report.Section{
+			Title:       "Reproduction of seed " + rt.Seed + ": every claim and number, ours against the paper's",
+			Description: "Generated from the result stores (also as " + filepath.Base(md) + "). Verdicts come from the 95% confidence intervals: agrees / same direction, different size / partly / no difference detected / disagrees; a tie is not a win.",
+			Lead:        []report.Table{rt.Table},
+		})
+	}
+	page.Sections = append(repro, page.Sections...)
 	page.Sections = append(page.Sections, extra...)
-	path := filepath.Join(dir, ReportFile)
+	path := filepath.Join(dir, file)
 	return path, page.WriteFile(path)
+}
+
+func writeFileAtomic(path string, b []byte) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, b, 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
+}
+
+// ReproTable is one seed's reproduction table.
+type ReproTable struct {
+	Seed  string
+	Scale string // the specs' label (quick, paper) or "" (default)
+	Table report.Table
+}
+
+var seedOf = regexp.MustCompile(`(?i)\bseed (\d{3})\b`)
+
+// SeedOf is the seed (paper) a spec reproduces, from "Seed NNN" in its
+// description or plot title ("" if none).
+func SeedOf(s *Spec) string {
+	for _, t := range []string{s.Description, s.Plot.Title} {
+		if m := seedOf.FindStringSubmatch(t); m != nil {
+			return m[1]
+		}
+	}
+	return ""
+}
+
+// ReproductionTables builds, per seed, one table of every claim and every
+// reference number of its experiments (statement, paper, ours, verdict),
+// from the aggregates (aggs[i] belongs to specs[i]).
+func ReproductionTables(specs []*Spec, aggs [][]Agg) []ReproTable {
+	bySeed := map[string]*ReproTable{}
+	var order []string
+	cols := []string{"experiment", "where in the paper", "statement", "paper", "ours", "ours / paper", "relative effect (95% CI)", "verdict"}
+	for i, s := range specs {
+		seed := SeedOf(s)
+		if seed == "" || (len(s.Claims) == 0 && len(s.References) == 0) {
+			continue
+		}
+		rt := bySeed[seed]
+		if rt == nil {
+			rt = &ReproTable{Seed: seed, Scale: s.Label, Table: report.Table{Title: "Seed " + seed + ": reproduction table", Columns: cols}}
+			bySeed[seed] = rt
+			order = append(order, seed)
+		}
+		for k := range s.Claims {
+			c := &s.Claims[k]
+			r := ClaimRow(s, c, aggs[i])
+			rt.Table.Rows = append(rt.Table.Rows, []string{s.Name, c.Source, c.Claim, r[2], r[3], r[4], r[5], r[6]})
+		}
+		notRun := map[string]int{}
+		var sources []string
+		for k := range s.References {
+			ref := &s.References[k]
+			var parts []string
+			for _, key := range sortedKeys(ref.Where) {
+				parts = append(parts, shortName(key)+"="+fmt.Sprint(ref.Where[key]))
+			}
+			ours, ratio, verdict := refVerdict(ref, aggs[i])
+			if ours == "no run" {
+				if notRun[ref.Source] == 0 {
+					sources = append(sources, ref.Source)
+				}
+				notRun[ref.Source]++
+				continue
+			}
+			rt.Table.Rows = append(rt.Table.Rows, []string{s.Name, ref.Source, report.MetricInfo(ref.Metric).Name + " at " + strings.Join(parts, ", "),
+				strconv.FormatFloat(ref.Value, 'g', -1, 64), ours, ratio, "–", verdict})
+		}
+		for _, src := range sources {
+			rt.Table.Rows = append(rt.Table.Rows, []string{s.Name, src, fmt.Sprintf("%d more numbers of %s", notRun[src], src), "–", "no run", "–", "–", "not run at this scale"})
+		}
+	}
+	sort.Strings(order)
+	var out []ReproTable
+	for _, s := range order {
+		out = append(out, *bySeed[s])
+	}
+	return out
+}
+
+// Markdown renders the table as a Markdown document.
+func (rt ReproTable) Markdown() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# Seed %s: reproduction table\n\n", rt.Seed)
+	scale := rt.Scale
+	if scale == "" {
+		scale = "default"
+	}
+	fmt.Fprintf(&b, "Generated by `gridsched reproduce` from the result stores (%s scale); do not edit by hand. Verdicts come from the 95%% confidence intervals (a tie is not a win): agrees / same direction, different size / partly / no difference detected / disagrees.\n\n", scale)
+	cell := func(s string) string {
+		return strings.ReplaceAll(strings.Join(strings.Fields(s), " "), "|", "\\|")
+	}
+	b.WriteString("| " + strings.Join(rt.Table.Columns, " | ") + " |\n")
+	b.WriteString("|" + strings.Repeat(" --- |", len(rt.Table.Columns)) + "\n")
+	for _, r := range rt.Table.Rows {
+		cs := make([]string, len(r))
+		for i, c := range r {
+			cs[i] = cell(c)
+		}
+		b.WriteString("| " + strings.Join(cs, " | ") + " |\n")
+	}
+	return b.String()
+}
+
+// refVerdict compares a paper number with our aggregate at its
+// configuration: ours (mean ± 95% CI, n), the ratio ours / paper, and
+// whether the paper's number lies within our CI.
+func refVerdict(ref *Reference, aggs []Agg) (ours, ratio, verdict string) {
+	for j := range aggs {
+		a := &aggs[j]
+		if !ref.matches(a) {
+			continue
+		}
+		hw := a.HalfWidth
+		if math.IsNaN(hw) {
+			hw = 0
+		}
+		ours, ratio = fmt.Sprintf("%s ± %s (n=%d)", num(a.Mean), num(hw), a.N), "–"
+		if ref.Value != 0 {
+			ratio = fmt.Sprintf("%.2f", a.Mean/ref.Value)
+		}
+		switch {
+		case math.Abs(a.Mean-ref.Value) <= hw:
+			verdict = "paper's number within our 95% CI"
+		case (a.Mean > 0) == (ref.Value > 0):
+			verdict = "same sign, outside our 95% CI"
+		default:
+			verdict = "opposite sign, outside our 95% CI"
+		}
+		return ours, ratio, verdict
+	}
+	return "no run", "–", "not run at this scale"
 }

@@ -145,11 +145,18 @@ type Replications struct {
 // Adaptive reports whether replications stop on a precision target.
 func (r Replications) Adaptive() bool { return r.Count == 0 }
 
-// PlotSpec chooses the x axis of the sweep figures: a grid or zip
-// parameter (default: the first grid parameter).
+// PlotSpec lays out the sweep figures as the paper's: X is the x axis, a
+// grid or zip parameter (default: the first grid parameter); a zip
+// parameter brings its zip partners onto the same axis (one figure, not
+// one per tuple). Series are the parameters whose values make the lines
+// (default: the policy and every parameter a claim compares); every other
+// parameter that varies makes separate panels (in Panels' order, then the
+// rest).
 type PlotSpec struct {
-	X     string `yaml:"x" json:"x,omitempty"`
-	Title string `yaml:"title" json:"title,omitempty"`
+	X      string   `yaml:"x" json:"x,omitempty"`
+	Title  string   `yaml:"title" json:"title,omitempty"`
+	Series []string `yaml:"series" json:"series,omitempty"`
+	Panels []string `yaml:"panels" json:"panels,omitempty"`
 }
 
 // Load reads, checks and validates a spec file, applying label (may be
@@ -380,6 +387,22 @@ func (s *Spec) validate(sc *yamlx.Schema) []error {
 			if !knownParam(k) {
 				bad(k, "unknown parameter %q (vary policy, overrun, workload.*, workload.params.*, platform.*)", k)
 			}
+		}
+	}
+	for i, k := range s.Plot.Series {
+		if k != "policy" && s.Grid[k] == nil && s.Zip[k] == nil {
+			bad(fmt.Sprintf("plot.series[%d]", i), "%q is not policy or a grid or zip parameter", k)
+		}
+		if k == s.Plot.X {
+			bad(fmt.Sprintf("plot.series[%d]", i), "%q is already the x axis", k)
+		}
+	}
+	for i, k := range s.Plot.Panels {
+		if k != "policy" && s.Grid[k] == nil && s.Zip[k] == nil {
+			bad(fmt.Sprintf("plot.panels[%d]", i), "%q is not policy or a grid or zip parameter", k)
+		}
+		if k == s.Plot.X || slices.Contains(s.Plot.Series, k) {
+			bad(fmt.Sprintf("plot.panels[%d]", i), "%q is already the x axis or a series", k)
 		}
 	}
 	if s.Plot.X != "" && s.Grid[s.Plot.X] == nil && s.Zip[s.Plot.X] == nil {

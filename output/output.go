@@ -22,9 +22,11 @@ import (
 	"github.com/gridsched/gridsched/swf"
 )
 
-// JobColumns are the columns of jobs.csv: Batsim's first, then ours.
+// JobColumns are the columns of jobs.csv: Batsim's first (in Batsim's
+// order, without consumed_energy and metadata, which we do not model),
+// then ours.
 var JobColumns = []string{
-	"job_id", "submission_time", "requested_number_of_resources", "requested_time",
+	"job_id", "workload_name", "submission_time", "requested_number_of_resources", "requested_time",
 	"success", "final_state", "starting_time", "execution_time", "finish_time",
 	"waiting_time", "turnaround_time", "stretch", "allocated_resources",
 	"bounded_slowdown", "user", "preemptions", "lost_time",
@@ -55,15 +57,29 @@ func num(b []byte, v float64) []byte {
 	return swf.AppendNum(b, v)
 }
 
-// WriteJobs writes one CSV row per record. Unknown values are empty.
+// DefaultWorkloadName is the workload_name of jobs.csv when none is
+// given: Batsim names its first workload "w0".
+const DefaultWorkloadName = "w0"
+
+// WriteJobs writes one CSV row per record, with workload_name
+// DefaultWorkloadName. Unknown values are empty.
 func WriteJobs(w io.Writer, recs []metrics.Record) error {
+	return WriteJobsOf(w, recs, DefaultWorkloadName)
+}
+
+// WriteJobsOf writes one CSV row per record; workload_name is workload
+// (Batsim's meaning: the name of the workload the job came from).
+func WriteJobsOf(w io.Writer, recs []metrics.Record, workload string) error {
 	bw := bufio.NewWriterSize(w, 1<<16)
 	bw.WriteString(strings.Join(JobColumns, ",") + "\n")
+	name := csvField(workload)
 	b := make([]byte, 0, 256)
 	for i := range recs {
 		r := &recs[i]
 		b = b[:0]
 		b = strconv.AppendInt(b, r.ID, 10)
+		b = append(b, ',')
+		b = append(b, name...)
 		b = append(b, ',')
 		b = num(b, r.Submit)
 		b = append(b, ',')
@@ -107,6 +123,14 @@ func WriteJobs(w io.Writer, recs []metrics.Record) error {
 		}
 	}
 	return bw.Flush()
+}
+
+// csvField quotes s when CSV needs it.
+func csvField(s string) string {
+	if strings.ContainsAny(s, ",\"\n\r ") {
+		return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
+	}
+	return s
 }
 
 // WriteSummaryJSON writes the summary as indented JSON (keys in a fixed

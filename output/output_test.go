@@ -34,14 +34,43 @@ func TestJobsCSV(t *testing.T) {
 	if err := output.WriteJobs(&b, metrics.Records(run(t).Jobs())); err != nil {
 		t.Fatal(err)
 	}
-	want := `job_id,submission_time,requested_number_of_resources,requested_time,success,final_state,starting_time,execution_time,finish_time,waiting_time,turnaround_time,stretch,allocated_resources,bounded_slowdown,user,preemptions,lost_time
-1,0,2,10,1,COMPLETED_SUCCESSFULLY,0,10,10,0,10,1,0-1,1,3,0,0
-2,1,4,5,1,COMPLETED_SUCCESSFULLY,10,5,15,9,14,2.8,0-3,1.4,4,0,0
-3,2,2,5,1,COMPLETED_SUCCESSFULLY,2,5,7,0,5,1,2-3,1,3,0,0
-4,2.5,1,4,0,COMPLETED_WALLTIME_REACHED,15,4,19,12.5,16.5,4.125,0,1.65,5,0,0
+	want := `job_id,workload_name,submission_time,requested_number_of_resources,requested_time,success,final_state,starting_time,execution_time,finish_time,waiting_time,turnaround_time,stretch,allocated_resources,bounded_slowdown,user,preemptions,lost_time
+1,w0,0,2,10,1,COMPLETED_SUCCESSFULLY,0,10,10,0,10,1,0-1,1,3,0,0
+2,w0,1,4,5,1,COMPLETED_SUCCESSFULLY,10,5,15,9,14,2.8,0-3,1.4,4,0,0
+3,w0,2,2,5,1,COMPLETED_SUCCESSFULLY,2,5,7,0,5,1,2-3,1,3,0,0
+4,w0,2.5,1,4,0,COMPLETED_WALLTIME_REACHED,15,4,19,12.5,16.5,4.125,0,1.65,5,0,0
 `
 	if diff := cmp.Diff(want, b.String()); diff != "" {
 		t.Errorf("jobs.csv (-want +got):\n%s", diff)
+	}
+}
+
+// TestJobColumnsFollowBatsim checks our jobs.csv columns against Batsim's
+// out_jobs.csv list (Batsim's docs, "Output files": job_id, workload_name,
+// profile... as written by batsim's export.cpp): every Batsim column we
+// have comes first and in Batsim's order, so evalys's JobSet (which needs
+// workload_name for plot(with_details=True)) reads the file.
+func TestJobColumnsFollowBatsim(t *testing.T) {
+	batsim := []string{"job_id", "workload_name", "submission_time", "requested_number_of_resources",
+		"requested_time", "success", "final_state", "starting_time", "execution_time", "finish_time",
+		"waiting_time", "turnaround_time", "stretch", "allocated_resources", "consumed_energy", "metadata"}
+	notModelled := map[string]bool{"consumed_energy": true, "metadata": true}
+	k := 0
+	for _, c := range batsim {
+		if notModelled[c] {
+			continue
+		}
+		if k >= len(output.JobColumns) || output.JobColumns[k] != c {
+			t.Fatalf("column %d: want Batsim's %q, have %v", k, c, output.JobColumns)
+		}
+		k++
+	}
+	var b bytes.Buffer
+	if err := output.WriteJobsOf(&b, metrics.Records(run(t).Jobs()), "SDSC, 1998"); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "\n1,\"SDSC, 1998\",0,") {
+		t.Errorf("workload_name not written (quoted): %s", b.String())
 	}
 }
 

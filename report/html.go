@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bytes"
 	"html/template"
 	"io"
 	"os"
@@ -22,21 +23,30 @@ figure { margin: 1.5rem 0; padding: .5rem; border: 1px solid #eee; border-radius
 .figs { display: grid; grid-template-columns: repeat(auto-fill, minmax(30rem, 1fr)); gap: 0 1.5rem; }
 figcaption { font-size: .9rem; color: #555; }
 table { border-collapse: collapse; font-size: .85rem; margin: 1rem 0; }
-th, td { border: 1px solid #ddd; padding: .25rem .5rem; text-align: right; }
+th, td { border: 1px solid #ddd; padding: .25rem .5rem; text-align: left; }
 th { background: #f5f5f7; }
 td:first-child, th:first-child { text-align: left; }
+td { vertical-align: top; }
 .note { background: #fffbe6; border-left: 4px solid #f0c000; padding: .5rem 1rem; }
 .files { font-size: .85rem; color: #555; }
 </style>
 </head>
 <body>
 <h1>{{.Title}}</h1>
+{{if .Links}}<ul>{{range .Links}}<li><a href="{{.Href}}">{{.Text}}</a></li>{{end}}</ul>{{end}}
 {{if gt (len .Sections) 1}}<nav><ul>{{range $i, $s := .Sections}}<li><a href="#s{{$i}}">{{$s.Title}}</a></li>{{end}}</ul></nav>{{end}}
 {{range $i, $s := .Sections}}
 <section id="s{{$i}}">
 <h2>{{$s.Title}}</h2>
 {{if $s.Description}}<p>{{$s.Description}}</p>{{end}}
 {{range $s.Notes}}<p class="note">{{.}}</p>{{end}}
+{{range $s.Lead}}
+<h3>{{.Title}}</h3>
+<table>
+<tr>{{range .Columns}}<th>{{.}}</th>{{end}}</tr>
+{{range .Rows}}<tr>{{range .}}<td>{{.}}</td>{{end}}</tr>
+{{end}}</table>
+{{end}}
 <div class="figs">
 {{range $s.Figures}}
 <figure id="{{.Name}}">
@@ -62,18 +72,14 @@ td:first-child, th:first-child { text-align: left; }
 // Write renders the page as HTML.
 func (p *Page) Write(w io.Writer) error { return page.Execute(w, p) }
 
-// WriteFile renders the page to path (creating its folder).
+// WriteFile renders the page to path (creating its folder), atomically.
 func (p *Page) WriteFile(path string) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	f, err := os.Create(path)
-	if err != nil {
+	var b bytes.Buffer
+	if err := p.Write(&b); err != nil {
 		return err
 	}
-	if err := p.Write(f); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	return writeAtomic(path, b.Bytes())
 }

@@ -21,7 +21,6 @@ import (
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 )
@@ -32,6 +31,11 @@ type Figure struct {
 	Title   string
 	Caption string
 	SVG     template.HTML // inline SVG for the HTML page
+	// What was drawn, for tests and the page: axis labels, the most x
+	// values of a line, the paper's reference markers.
+	XLabel, YLabel string
+	XValues        int
+	Refs           int
 }
 
 // Table is a table for the HTML page.
@@ -46,6 +50,7 @@ type Section struct {
 	Title       string
 	Description string
 	Notes       []string
+	Lead        []Table // tables shown before the figures (summary, claims)
 	Figures     []Figure
 	Tables      []Table
 }
@@ -53,35 +58,112 @@ type Section struct {
 // Page is a whole report.
 type Page struct {
 	Title    string
+	Links    []Link // other reports (the index of reproduce)
 	Sections []Section
 }
 
+// Link is a link to another report.
+type Link struct{ Href, Text string }
+
 const width, height = 16 * vg.Centimeter, 10 * vg.Centimeter
 
-// save writes p as dir/name.svg and dir/name.png and returns the figure
-// with its SVG inline.
-func save(p *plot.Plot, dir, name, title, caption string) (Figure, error) {
+// newPlot is a plot with the house style: wrapped title, grid, human tick
+// labels.
+func newPlot(title, xlabel, ylabel string) *plot.Plot {
+	p := plot.New()
+	p.Title.Text = Wrap(title, 60)
+	p.Title.Padding = vg.Points(4)
+	p.Title.TextStyle.Font.Size = vg.Points(11)
+	for _, a := range []*plot.Axis{&p.X, &p.Y} {
+		a.Label.TextStyle.Font.Size = vg.Points(10)
+		a.Tick.Label.Font.Size = vg.Points(9)
+	}
+	p.X.Label.Text = xlabel
+	p.Y.Label.Text = ylabel
+	p.X.Tick.Marker = humanTicks{plot.DefaultTicks{}}
+	p.Y.Tick.Marker = humanTicks{plot.DefaultTicks{}}
+	p.Add(plotter.NewGrid())
+	return p
+}
+
+// legend is a legend drawn outside the data area, on the right.
+type legend struct {
+	plot.Legend
+	n int
+}
+
+func newLegend() *legend {
+	l := &legend{Legend: plot.NewLegend()}
+	l.Top, l.Left = true, true
+	l.TextStyle.Font.Size = vg.Points(9)
+	return l
+}
+
+func (l *legend) add(name string, th ...plot.Thumbnailer) {
+	l.Add(name, th...)
+	l.n++
+}
+
+// render draws p (and leg, to its right) in format.
+func render(p *plot.Plot, leg *legend, format string) ([]byte, error) {
+	c, err := draw.NewFormattedCanvas(width, height, format)
+	if err != nil {
+		return nil, err
+	}
+	dc := draw.New(c)
+	dc.SetColor(color.White)
+	dc.Fill(dc.Rectangle.Path())
+	if leg != nil && leg.n > 0 {
+		r := leg.Rectangle(dc)
+		w := r.Max.X - r.Min.X + vg.Points(10)
+		if w > width/2 {
+			w = width / 2
+		}
+		p.Draw(draw.Crop(dc, 0, -w, 0, 0))
+		top := vg.Points(0)
+		if p.Title.Text != "" {
+			top = p.Title.TextStyle.Rectangle(p.Title.Text).Size().Y + p.Title.Padding
+		}
+		leg.Draw(draw.Crop(dc, width-w+vg.Points(6), 0, 0, -top-vg.Points(4)))
+	} else {
+		p.Draw(dc)
+	}
+	var b bytes.Buffer
+	if _, err := c.WriteTo(&b); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// save writes p as dir/name.svg and dir/name.png (atomically) and returns
+// the figure with its SVG inline.
+func save(p *plot.Plot, leg *legend, dir, name, title, caption string) (Figure, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return Figure{}, err
 	}
 	var svg []byte
 	for _, format := range []string{"svg", "png"} {
-		wt, err := p.WriterTo(width, height, format)
+		b, err := render(p, leg, format)
 		if err != nil {
 			return Figure{}, err
 		}
-		var b bytes.Buffer
-		if _, err := wt.WriteTo(&b); err != nil {
-			return Figure{}, err
-		}
-		if err := os.WriteFile(filepath.Join(dir, name+"."+format), b.Bytes(), 0o644); err != nil {
+		if err := writeAtomic(filepath.Join(dir, name+"."+format), b); err != nil {
 			return Figure{}, err
 		}
 		if format == "svg" {
-			svg = b.Bytes()
+			svg = b
 		}
 	}
-	return Figure{Name: name, Title: title, Caption: caption, SVG: inlineSVG(svg)}, nil
+	return Figure{Name: name, Title: title, Caption: caption, SVG: inlineSVG(svg), XLabel: p.X.Label.Text, YLabel: p.Y.Label.Text}, nil
+}
+
+// writeAtomic writes b to path through a temporary file and a rename.
+func writeAtomic(path string, b []byte) error {
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, b, 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
 }
 
 var svgPrologue = regexp.MustCompile(`(?s)^.*?(<svg)`)
@@ -102,21 +184,45 @@ type Series struct {
 	Err  []float64 // 95% CI half-widths (NaN: none)
 }
 
-// SweepFigure draws series of (x, mean ± CI) points. With categories the
-// x axis is nominal (x values are indices into it).
-func SweepFigure(dir, name, title, xlabel, ylabel string, series []Series, categories []string) (Figure, error) {
-	p := plot.New()
-	p.Title.Text = title
-	p.X.Label.Text = xlabel
-	p.Y.Label.Text = ylabel
-	p.Legend.Top = true
-	p.Add(plotter.NewGrid())
-	logY := wideRange(series)
-	for i, s := range series {
+// RefPoint is a number the paper gives, drawn as a marker on the axes of
+// our lines (in the colour of the series it belongs to).
+type RefPoint struct {
+	Series string // the series it belongs to ("" or unknown: black)
+	X, Y   float64
+}
+
+// Sweep describes a sweep figure.
+type Sweep struct {
+	Title, XLabel string
+	Metric        Metric // the y axis (its label, unit and physical bounds)
+	Series        []Series
+	Categories    []string // nominal x axis: X values index it
+	Refs          []RefPoint
+	Caption       string // what a point is (default: "Means over replications")
+}
+
+// SweepFigure draws series of (x, mean ± CI) points, with the paper's
+// numbers as hollow markers on the same axes. CI bars are clipped to the
+// metric's physical range, and the axis never goes below its minimum.
+func SweepFigure(dir, name string, sw Sweep) (Figure, error) {
+	p := newPlot(sw.Title, sw.XLabel, sw.Metric.Label())
+	leg := newLegend()
+	logY := wideRange(sw.Series)
+	lo, hi := sw.Metric.Min, sw.Metric.Max
+	colour := map[string]int{}
+	xvals := 0
+	ours := ""
+	if len(sw.Refs) > 0 {
+		ours = "ours: "
+	}
+	for i, s := range sw.Series {
+		colour[s.Name] = i
 		xys := make(plotter.XYs, len(s.X))
 		errs := make(plotter.YErrors, len(s.X))
 		hasErr := false
+		seen := map[float64]bool{}
 		for k := range s.X {
+			seen[s.X[k]] = true
 			xys[k] = plotter.XY{X: s.X[k], Y: s.Y[k]}
 			e := s.Err[k]
 			if math.IsNaN(e) {
@@ -124,21 +230,30 @@ func SweepFigure(dir, name, title, xlabel, ylabel string, series []Series, categ
 			} else {
 				hasErr = true
 			}
-			errs[k].Low, errs[k].High = e, e
+			low, high := e, e
+			if !math.IsNaN(lo) {
+				low = max(0, min(low, s.Y[k]-lo))
+			}
+			if !math.IsNaN(hi) {
+				high = max(0, min(high, hi-s.Y[k]))
+			}
 			if logY {
 				// A log axis has no room below 0: clip the lower bar.
-				errs[k].Low = min(e, 0.9*s.Y[k])
+				low = min(low, 0.9*s.Y[k])
 			}
+			errs[k].Low, errs[k].High = low, high
 		}
+		xvals = max(xvals, len(seen))
 		line, points, err := plotter.NewLinePoints(xys)
 		if err != nil {
 			return Figure{}, err
 		}
-		c := plotutil.Color(i)
+		c := Color(i)
 		line.Color = c
 		line.Width = vg.Points(1.5)
 		points.Color = c
-		points.Shape = plotutil.Shape(i)
+		points.Shape = Shape(i)
+		points.Radius = vg.Points(3)
 		p.Add(line, points)
 		if hasErr {
 			eb, err := plotter.NewYErrorBars(struct {
@@ -152,21 +267,81 @@ func SweepFigure(dir, name, title, xlabel, ylabel string, series []Series, categ
 			eb.CapWidth = vg.Points(5)
 			p.Add(eb)
 		}
-		p.Legend.Add(s.Name, line, points)
+		leg.add(ours+s.Name, line, points)
 	}
-	if categories != nil {
-		p.NominalX(categories...)
+	refs := 0
+	if len(sw.Refs) > 0 {
+		byColour := map[int]plotter.XYs{}
+		var order []int
+		for _, r := range sw.Refs {
+			i, ok := colour[r.Series]
+			if !ok && len(sw.Series) == 1 {
+				i, ok = 0, true
+			}
+			if !ok {
+				i = 6 // black
+			}
+			if _, ok := byColour[i]; !ok {
+				order = append(order, i)
+			}
+			byColour[i] = append(byColour[i], plotter.XY{X: r.X, Y: r.Y})
+			refs++
+		}
+		var thumb *plotter.Scatter
+		for _, i := range order {
+			sc, err := plotter.NewScatter(byColour[i])
+			if err != nil {
+				return Figure{}, err
+			}
+			sc.GlyphStyle = draw.GlyphStyle{Color: Color(i), Radius: vg.Points(5.5), Shape: draw.PyramidGlyph{}}
+			p.Add(sc)
+			if thumb == nil {
+				thumb = sc
+			}
+			inner, _ := plotter.NewScatter(byColour[i])
+			inner.GlyphStyle = draw.GlyphStyle{Color: color.White, Radius: vg.Points(2.5), Shape: draw.PyramidGlyph{}}
+			p.Add(inner)
+		}
+		t := *thumb
+		t.GlyphStyle.Color = color.Black
+		leg.add("paper (▲)", &t)
+	}
+	if sw.Categories != nil {
+		p.NominalX(sw.Categories...)
 	}
 	caption := "Means over replications"
+	if sw.Caption != "" {
+		caption = sw.Caption
+	}
 	if logY {
 		p.Y.Scale = plot.LogScale{}
-		p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
+		p.Y.Tick.Marker = humanTicks{plot.LogTicks{Prec: -1}}
 		caption += " (logarithmic y axis)"
+	} else {
+		if !math.IsNaN(lo) && p.Y.Min < lo {
+			p.Y.Min = lo
+		}
+		if !math.IsNaN(hi) && p.Y.Max > hi {
+			p.Y.Max = hi
+		}
 	}
-	if anyErr(series) {
+	if anyErr(sw.Series) {
 		caption += "; error bars are 95% confidence intervals (Student's t)"
+		if !math.IsNaN(lo) || !math.IsNaN(hi) {
+			caption += ", clipped to the metric's range"
+		}
 	}
-	return save(p, dir, name, title, caption+".")
+	if refs > 0 {
+		caption += fmt.Sprintf("; %d triangles are the paper's numbers", refs)
+	}
+	if sw.Metric.LowerIsBetter {
+		caption += "; lower is better"
+	} else if _, known := metrics[sw.Metric.Key]; known && !math.IsNaN(sw.Metric.Min) {
+		caption += "; higher is better"
+	}
+	f, err := save(p, leg, dir, name, sw.Title, caption+".")
+	f.XValues, f.Refs = xvals, refs
+	return f, err
 }
 
 // wideRange reports whether the means are positive and span more than a
@@ -195,53 +370,124 @@ func anyErr(series []Series) bool {
 	return false
 }
 
-// StepFigure draws step functions of time (utilization, queue length).
-func StepFigure(dir, name, title, ylabel string, xs []float64, ys [][]float64, names []string) (Figure, error) {
-	p := plot.New()
-	p.Title.Text = title
-	p.X.Label.Text = "time (hours)"
-	p.Y.Label.Text = ylabel
-	p.Add(plotter.NewGrid())
-	for i, y := range ys {
-		pts := make(plotter.XYs, 0, 2*len(xs))
-		for k := range xs {
-			if k > 0 {
-				pts = append(pts, plotter.XY{X: xs[k] / 3600, Y: y[k-1]})
+// timeScale picks a unit for a time axis spanning span seconds.
+func timeScale(span float64) (float64, string) {
+	switch {
+	case span >= 3*86400:
+		return 86400, "days"
+	case span >= 3*3600:
+		return 3600, "hours"
+	case span >= 180:
+		return 60, "minutes"
+	}
+	return 1, "s"
+}
+
+// StepLine is one step function of time for StepFigure.
+type StepLine struct {
+	Name string
+	Y    []float64
+}
+
+// StepFigure draws step functions of time (utilization, queue length)
+// sampled at xs (seconds); with window > 0 each line is drawn as its
+// time-weighted moving average over the window (seconds) instead, which
+// keeps a long run readable.
+func StepFigure(dir, name, title, ylabel string, xs []float64, lines []StepLine, window float64) (Figure, error) {
+	span := 0.0
+	if len(xs) > 0 {
+		span = xs[len(xs)-1] - xs[0]
+	}
+	div, unit := timeScale(span)
+	p := newPlot(title, "time ("+unit+")", ylabel)
+	leg := newLegend()
+	for i, l := range lines {
+		var pts plotter.XYs
+		if window > 0 {
+			for k, y := range movingAverage(xs, l.Y, window) {
+				pts = append(pts, plotter.XY{X: xs[k] / div, Y: y})
 			}
-			pts = append(pts, plotter.XY{X: xs[k] / 3600, Y: y[k]})
+		} else {
+			for k := range xs {
+				if k > 0 {
+					pts = append(pts, plotter.XY{X: xs[k] / div, Y: l.Y[k-1]})
+				}
+				pts = append(pts, plotter.XY{X: xs[k] / div, Y: l.Y[k]})
+			}
 		}
-		if err := addLine(p, pts, i, names); err != nil {
+		if len(pts) == 0 {
+			continue
+		}
+		ln, err := plotter.NewLine(pts)
+		if err != nil {
 			return Figure{}, err
 		}
+		ln.Color = Color(i)
+		ln.Width = vg.Points(1.2)
+		p.Add(ln)
+		if l.Name != "" {
+			leg.add(l.Name, ln)
+		}
 	}
-	return save(p, dir, name, title, "")
+	if p.Y.Min > 0 {
+		p.Y.Min = 0
+	}
+	caption := ""
+	if window > 0 {
+		caption = fmt.Sprintf("Time-weighted moving average over a window of %s.", durationText(window))
+	}
+	return save(p, leg, dir, name, title, caption)
 }
 
-// addLine adds line i (its colour and, if given, its legend name).
-func addLine(p *plot.Plot, pts plotter.XYs, i int, names []string) error {
-	l, err := plotter.NewLine(pts)
-	if err != nil {
-		return err
+// movingAverage is, at each sample time, the time-weighted mean of the
+// step function (xs, ys) over the preceding window.
+func movingAverage(xs, ys []float64, window float64) []float64 {
+	out := make([]float64, len(xs))
+	// cum[k]: integral of the step function from xs[0] to xs[k]
+	cum := make([]float64, len(xs))
+	for k := 1; k < len(xs); k++ {
+		cum[k] = cum[k-1] + ys[k-1]*(xs[k]-xs[k-1])
 	}
-	l.Color = plotutil.Color(i)
-	p.Add(l)
-	if len(names) > i {
-		p.Legend.Add(names[i], l)
+	integral := func(t float64) float64 { // from xs[0] to t
+		k := sort.SearchFloat64s(xs, t)
+		if k < len(xs) && xs[k] == t {
+			return cum[k]
+		}
+		if k == 0 {
+			return 0
+		}
+		return cum[k-1] + ys[k-1]*(t-xs[k-1])
 	}
-	return nil
+	for k, t := range xs {
+		from := max(xs[0], t-window)
+		if t <= from {
+			out[k] = ys[k]
+			continue
+		}
+		out[k] = (integral(t) - integral(from)) / (t - from)
+	}
+	return out
 }
 
-// CDFFigure draws the empirical CDF of each sample (log x axis when
-// logX).
+func durationText(s float64) string {
+	switch {
+	case s >= 86400:
+		return HumanNum(s/86400) + " days"
+	case s >= 3600:
+		return HumanNum(s/3600) + " hours"
+	}
+	return HumanNum(s) + " s"
+}
+
+// CDFFigure draws the empirical CDF of each sample on one pair of axes
+// (log x axis when logX; values ≤ 0 are then counted but not drawn, so
+// the curve starts at their fraction).
 func CDFFigure(dir, name, title, xlabel string, samples [][]float64, names []string, logX bool) (Figure, error) {
-	p := plot.New()
-	p.Title.Text = title
-	p.X.Label.Text = xlabel
-	p.Y.Label.Text = "fraction ≤ x"
-	p.Add(plotter.NewGrid())
+	p := newPlot(title, xlabel, "fraction of jobs ≤ x")
+	leg := newLegend()
 	if logX {
 		p.X.Scale = plot.LogScale{}
-		p.X.Tick.Marker = plot.LogTicks{Prec: -1}
+		p.X.Tick.Marker = humanTicks{plot.LogTicks{Prec: -1}}
 	}
 	for i, x := range samples {
 		x = append([]float64(nil), x...)
@@ -259,11 +505,74 @@ func CDFFigure(dir, name, title, xlabel string, samples [][]float64, names []str
 		if len(pts) == 0 {
 			continue
 		}
-		if err := addLine(p, pts, i, names); err != nil {
+		l, err := plotter.NewLine(pts)
+		if err != nil {
 			return Figure{}, err
 		}
+		l.Color = Color(i)
+		l.Width = vg.Points(1.5)
+		l.Dashes = dashes(i)
+		p.Add(l)
+		if len(names) > i {
+			leg.add(names[i], l)
+		}
 	}
-	return save(p, dir, name, title, "")
+	p.Y.Min, p.Y.Max = 0, 1
+	caption := ""
+	if logX {
+		caption = "Logarithmic x axis; zero values are counted in the fractions but cannot be drawn."
+	}
+	return save(p, leg, dir, name, title, caption)
+}
+
+// dashes tells lines apart without colour.
+func dashes(i int) []vg.Length {
+	switch i % 4 {
+	case 1:
+		return []vg.Length{vg.Points(6), vg.Points(3)}
+	case 2:
+		return []vg.Length{vg.Points(2), vg.Points(2)}
+	case 3:
+		return []vg.Length{vg.Points(8), vg.Points(2), vg.Points(2), vg.Points(2)}
+	}
+	return nil
+}
+
+// BoxFigure draws one box plot per sample on shared axes (log y when
+// logY; values ≤ 0 are then left out).
+func BoxFigure(dir, name, title, ylabel string, samples [][]float64, names []string, logY bool) (Figure, error) {
+	p := newPlot(title, "", ylabel)
+	n := 0
+	for i, s := range samples {
+		var v plotter.Values
+		for _, x := range s {
+			if !math.IsNaN(x) && (!logY || x > 0) {
+				v = append(v, x)
+			}
+		}
+		if len(v) == 0 {
+			continue
+		}
+		b, err := plotter.NewBoxPlot(vg.Points(30), float64(i), v)
+		if err != nil {
+			return Figure{}, err
+		}
+		b.FillColor = translucent(i, 90)
+		b.BoxStyle.Color = Color(i)
+		p.Add(b)
+		n++
+	}
+	p.NominalX(names...)
+	p.X.Min, p.X.Max = -0.6, float64(len(samples))-0.4
+	if logY && n > 0 {
+		p.Y.Scale = plot.LogScale{}
+		p.Y.Tick.Marker = humanTicks{plot.LogTicks{Prec: -1}}
+	}
+	caption := "Boxes: quartiles and median; whiskers: 1.5 × the interquartile range; circles: outliers."
+	if logY {
+		caption += " Logarithmic axis: zero values are left out."
+	}
+	return save(p, nil, dir, name, title, caption)
 }
 
 // HistogramFigure draws a histogram with power-of-two bins (job sizes).
@@ -288,18 +597,15 @@ func HistogramFigure(dir, name, title, xlabel string, values []float64) (Figure,
 			labels[b] = fmt.Sprintf("≤%d", 1<<b)
 		}
 	}
-	p := plot.New()
-	p.Title.Text = title
-	p.X.Label.Text = xlabel
-	p.Y.Label.Text = "jobs"
+	p := newPlot(title, xlabel, "jobs (count)")
 	bc, err := plotter.NewBarChart(bars, vg.Points(12))
 	if err != nil {
 		return Figure{}, err
 	}
-	bc.Color = plotutil.Color(0)
+	bc.Color = Color(0)
 	p.Add(bc)
 	p.NominalX(labels...)
-	return save(p, dir, name, title, "")
+	return save(p, nil, dir, name, title, "")
 }
 
 // GanttJob is one job of a Gantt chart.
@@ -309,34 +615,58 @@ type GanttJob struct {
 	Nodes      [][2]int // node ranges [first, last]
 }
 
+// Gantt limits: a chart shows at most this many jobs and nodes; a larger
+// run is drawn over a time window (the first GanttMaxJobs jobs to start)
+// and its first GanttMaxNodes nodes, and the caption says so.
+const (
+	GanttMaxJobs  = 500
+	GanttMaxNodes = 1024
+)
+
 // GanttFigure draws jobs as rectangles: nodes (vertical) × time.
 func GanttFigure(dir, name, title string, jobs []GanttJob, nodes int) (Figure, error) {
-	p := plot.New()
-	p.Title.Text = title
-	p.X.Label.Text = "time (hours)"
-	p.Y.Label.Text = "node"
+	jobs = append([]GanttJob(nil), jobs...)
+	sort.SliceStable(jobs, func(a, b int) bool { return jobs[a].Start < jobs[b].Start })
+	caption := "Each rectangle is a job on its nodes over [start, end)."
+	t0, t1 := math.Inf(1), math.Inf(-1)
+	for _, j := range jobs {
+		t0, t1 = min(t0, j.Start), max(t1, j.End)
+	}
+	if len(jobs) > GanttMaxJobs {
+		t1 = jobs[GanttMaxJobs].Start
+		caption += fmt.Sprintf(" Window: the first %d of %d jobs to start (time %s to %s); later jobs are not shown.", GanttMaxJobs, len(jobs), durationText(t0), durationText(t1))
+		jobs = jobs[:GanttMaxJobs]
+	}
+	if nodes > GanttMaxNodes {
+		caption += fmt.Sprintf(" Nodes 0–%d of %d shown.", GanttMaxNodes-1, nodes)
+		nodes = GanttMaxNodes
+	}
+	if len(jobs) == 0 {
+		t0, t1 = 0, 1
+	}
+	div, unit := timeScale(t1 - t0)
+	p := newPlot(title, "time ("+unit+")", "node (index)")
 	p.Y.Min, p.Y.Max = 0, float64(nodes)
 	for i, j := range jobs {
-		c := plotutil.Color(i)
-		fill := color.RGBA{}
-		if rgba, ok := c.(color.RGBA); ok {
-			fill = rgba
-			fill.A = 170
-		}
+		end := min(j.End, t1)
 		for _, r := range j.Nodes {
+			if r[0] >= nodes {
+				continue
+			}
+			top := min(r[1]+1, nodes)
 			poly, err := plotter.NewPolygon(plotter.XYs{
-				{X: j.Start / 3600, Y: float64(r[0])}, {X: j.End / 3600, Y: float64(r[0])},
-				{X: j.End / 3600, Y: float64(r[1] + 1)}, {X: j.Start / 3600, Y: float64(r[1] + 1)},
+				{X: j.Start / div, Y: float64(r[0])}, {X: end / div, Y: float64(r[0])},
+				{X: end / div, Y: float64(top)}, {X: j.Start / div, Y: float64(top)},
 			})
 			if err != nil {
 				return Figure{}, err
 			}
-			poly.Color = fill
+			poly.Color = translucent(i, 170)
 			poly.LineStyle = draw.LineStyle{Color: color.Black, Width: vg.Points(0.2)}
 			p.Add(poly)
 		}
 	}
-	return save(p, dir, name, title, "Each rectangle is a job on its nodes over [start, end).")
+	return save(p, nil, dir, name, title, caption)
 }
 
 // ParseFloat reads a number, or NaN.

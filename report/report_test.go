@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -19,7 +20,7 @@ func TestFiguresAreByteStable(t *testing.T) {
 	var files [2][][]byte
 	for i := range files {
 		dir := t.TempDir()
-		f, err := SweepFigure(dir, "fig", "a title", "x", "y", series, nil)
+		f, err := SweepFigure(dir, "fig", Sweep{Title: "a title", XLabel: "x", Metric: MetricInfo("mean_wait"), Series: series})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -62,5 +63,122 @@ func TestPageIsSelfContained(t *testing.T) {
 	}
 	if !strings.Contains(html, "&lt;b&gt;") {
 		t.Error("table text is not escaped")
+	}
+}
+
+// TestSVGColoursAreValid: every colour in every kind of figure is valid SVG
+// (the Gantt chart's translucent fills were "#B71249F" when alpha was set
+// on a premultiplied colour).
+func TestSVGColoursAreValid(t *testing.T) {
+	if bad := SVGColourErrors(`<path style="fill:#B71249F;stroke:#000000"/>`); len(bad) != 1 {
+		t.Fatalf("the checker misses an invalid colour: %v", bad)
+	}
+	dir := t.TempDir()
+	var jobs []GanttJob
+	for i := 0; i < 30; i++ {
+		jobs = append(jobs, GanttJob{ID: int64(i), Start: float64(i * 100), End: float64(i*100 + 250), Nodes: [][2]int{{i % 8, i%8 + 1}}})
+	}
+	var figs []Figure
+	add := func(f Figure, err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+		figs = append(figs, f)
+	}
+	add(GanttFigure(dir, "g", "gantt", jobs, 10))
+	add(SweepFigure(dir, "s", Sweep{Title: "t", XLabel: "x", Metric: MetricInfo("utilization"),
+		Series: []Series{{Name: "a", X: []float64{1, 2}, Y: []float64{0.5, 0.98}, Err: []float64{0.1, 0.1}}},
+		Refs:   []RefPoint{{Series: "a", X: 1, Y: 0.6}, {X: 2, Y: 0.9}}}))
+	add(CDFFigure(dir, "c", "cdf", "s", [][]float64{{1, 2, 3}, {0, 2, 5}}, []string{"a", "b"}, true))
+	add(BoxFigure(dir, "b", "box", "s", [][]float64{{1, 2, 3, 9}, {2, 5, 7}}, []string{"a", "b"}, false))
+	add(StepFigure(dir, "st", "step", "jobs", []float64{0, 10, 20}, []StepLine{{"q", []float64{1, 2, 0}}}, 5))
+	add(HistogramFigure(dir, "h", "hist", "procs", []float64{1, 2, 4, 8, 3}))
+	for _, f := range figs {
+		if bad := SVGColourErrors(string(f.SVG)); len(bad) > 0 {
+			t.Errorf("%s: invalid colours %v", f.Name, bad[:min(3, len(bad))])
+		}
+		b, err := os.ReadFile(filepath.Join(dir, f.Name+".svg"))
+		if err != nil || len(SVGColourErrors(string(b))) > 0 {
+			t.Errorf("%s.svg: %v", f.Name, err)
+		}
+	}
+	if figs[1].Refs != 2 || figs[1].XValues != 2 || !strings.Contains(string(figs[1].SVG), "paper") || !strings.Contains(string(figs[1].SVG), "ours: a") {
+		t.Errorf("sweep: %d refs, %d x values; legend lacks paper/ours", figs[1].Refs, figs[1].XValues)
+	}
+}
+
+// TestCIBarsStayInPhysicalRange: a mean near 0 with a wide CI does not
+// pull the axis below 0, and a utilization near 1 not above 1.
+func TestCIBarsStayInPhysicalRange(t *testing.T) {
+	dir := t.TempDir()
+	f, err := SweepFigure(dir, "m", Sweep{Title: "makespan", XLabel: "x", Metric: MetricInfo("makespan"),
+		Series: []Series{{Name: "a", X: []float64{1, 2}, Y: []float64{1000, 250000}, Err: []float64{500000, 10}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(f.SVG), ">-") || strings.Contains(string(f.SVG), "−") {
+		t.Errorf("negative tick on a makespan axis")
+	}
+	if !strings.Contains(f.Caption, "clipped") {
+		t.Errorf("caption does not say CI bars are clipped: %q", f.Caption)
+	}
+}
+
+func TestHumanNumAndWrap(t *testing.T) {
+	for v, want := range map[float64]string{1250000: "1.25 M", 2500: "2500", 12500: "12.5 k", 0.25: "0.25", 0: "0", 3e-5: "3.00e-05"} {
+		if got := HumanNum(v); got != want {
+			t.Errorf("HumanNum(%g) = %q, want %q", v, got, want)
+		}
+	}
+	w := Wrap("Seed 002, figures 8–9: makespan (node selection and trace, a long title)", 30)
+	for _, l := range strings.Split(w, "\n") {
+		if len([]rune(l)) > 30 {
+			t.Errorf("line %q longer than 30", l)
+		}
+	}
+}
+
+// TestMovingAverage: the time-weighted mean of a step function over the
+// preceding window.
+func TestMovingAverage(t *testing.T) {
+	xs := []float64{0, 10, 20, 30}
+	ys := []float64{1, 0, 1, 1}
+	got := movingAverage(xs, ys, 20)
+	want := []float64{1, 1, 0.5, 0.5} // at 30: [10,20) 0, [20,30) 1
+	for i := range want {
+		if math.Abs(got[i]-want[i]) > 1e-12 {
+			t.Errorf("at %g: %g, want %g", xs[i], got[i], want[i])
+		}
+	}
+}
+
+// TestEmptyRunSaysNoJobs: a run without jobs gives a note, not a panic.
+func TestEmptyRunSaysNoJobs(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "empty")
+	os.MkdirAll(dir, 0o755)
+	os.WriteFile(filepath.Join(dir, "jobs.csv"), []byte("job_id,workload_name,submission_time,requested_number_of_resources,requested_time,success,final_state,starting_time,execution_time,finish_time,waiting_time,turnaround_time,stretch,allocated_resources\n"), 0o644)
+	sec, err := RunSection(dir, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sec.Figures) != 0 || len(sec.Notes) != 1 || !strings.Contains(sec.Notes[0], "no jobs") {
+		t.Errorf("figures %d, notes %v", len(sec.Figures), sec.Notes)
+	}
+}
+
+// TestGanttWindowForLargeRuns: more jobs than the cap are drawn over a
+// window, and the caption says so.
+func TestGanttWindowForLargeRuns(t *testing.T) {
+	var jobs []GanttJob
+	for i := 0; i < GanttMaxJobs+50; i++ {
+		jobs = append(jobs, GanttJob{ID: int64(i), Start: float64(i), End: float64(i + 3), Nodes: [][2]int{{i % 4, i % 4}}})
+	}
+	f, err := GanttFigure(t.TempDir(), "g", "big", jobs, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(f.Caption, fmt.Sprintf("first %d of %d", GanttMaxJobs, GanttMaxJobs+50)) {
+		t.Errorf("caption: %q", f.Caption)
 	}
 }

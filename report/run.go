@@ -2,17 +2,14 @@ package report
 
 import (
 	"encoding/csv"
+	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
-)
-
-// Gantt charts are drawn for runs up to these sizes.
-const (
-	ganttMaxJobs  = 3000
-	ganttMaxNodes = 2048
 )
 
 func readCSV(path string) ([]string, [][]string, error) {
@@ -27,7 +24,7 @@ func readCSV(path string) ([]string, [][]string, error) {
 		return nil, nil, fmt.Errorf("%s: %w", path, err)
 	}
 	if len(recs) == 0 {
-		return nil, nil, fmt.Errorf("%s: empty", path)
+		return nil, nil, fmt.Errorf("%s: empty (not even a header)", path)
 	}
 	return recs[0], recs[1:], nil
 }
@@ -41,57 +38,209 @@ func column(head []string, name string) int {
 	return -1
 }
 
-// RunSection builds the report section of one simulation from the
-// folder `gridsched simulate --out DIR` wrote (jobs.csv, series.csv),
-// writing figures into figDir.
-func RunSection(dir, figDir string) (Section, error) {
-	sec := Section{Title: "Simulation " + filepath.Base(filepath.Clean(dir))}
+// Run is one simulation read back from the folder `gridsched simulate
+// --out DIR` wrote.
+type Run struct {
+	Dir, Name string
+	Summary   map[string]any // summary.json (nil: none)
+	// per job
+	Sizes, Runtimes, Waits, Responses, BSLDs, Inter []float64
+	WaitBySize                                      map[int][]float64 // power-of-two size class → waits
+	Gantt                                           []GanttJob
+	Nodes                                           int
+	// series.csv (nil: none)
+	T, Util, Queued, Running []float64
+}
+
+// LoadRun reads a simulate folder: jobs.csv (required), summary.json and
+// series.csv (optional).
+func LoadRun(dir string) (*Run, error) {
+	r := &Run{Dir: dir, Name: filepath.Base(filepath.Clean(dir)), WaitBySize: map[int][]float64{}}
 	if b, err := os.ReadFile(filepath.Join(dir, "summary.json")); err == nil {
-		sec.Description = "Summary: " + strings.Join(strings.Fields(string(b)), " ")
+		if err := json.Unmarshal(b, &r.Summary); err != nil {
+			return nil, fmt.Errorf("%s: %w", filepath.Join(dir, "summary.json"), err)
+		}
 	}
-	head, rows, err := readCSV(filepath.Join(dir, "jobs.csv"))
+	path := filepath.Join(dir, "jobs.csv")
+	head, rows, err := readCSV(path)
 	if err != nil {
-		return sec, err
+		return nil, err
 	}
 	c := func(n string) int { return column(head, n) }
 	iSub, iStart, iEnd, iProcs, iRun, iAlloc, iID := c("submission_time"), c("starting_time"), c("finish_time"), c("requested_number_of_resources"), c("execution_time"), c("allocated_resources"), c("job_id")
+	iBSLD := c("bounded_slowdown")
 	if iSub < 0 || iStart < 0 || iEnd < 0 || iProcs < 0 || iRun < 0 || iAlloc < 0 || iID < 0 {
-		return sec, fmt.Errorf("%s: not a gridsched jobs.csv", filepath.Join(dir, "jobs.csv"))
+		return nil, fmt.Errorf("%s: not a gridsched jobs.csv (columns %v)", path, head)
 	}
-	var sizes, runs, waits, inter []float64
-	var gantt []GanttJob
-	maxNode := 0
-	lastSub := -1.0
-	for _, r := range rows {
-		sub := ParseFloat(r[iSub])
-		sizes = append(sizes, ParseFloat(r[iProcs]))
-		if v := ParseFloat(r[iRun]); v == v {
-			runs = append(runs, v)
+	lastSub := math.NaN()
+	maxNode := -1
+	for line, row := range rows {
+		if len(row) != len(head) {
+			return nil, fmt.Errorf("%s:%d: %d fields, the header has %d", path, line+2, len(row), len(head))
 		}
-		st, en := ParseFloat(r[iStart]), ParseFloat(r[iEnd])
-		if st == st {
-			waits = append(waits, st-sub)
+		sub := ParseFloat(row[iSub])
+		size := ParseFloat(row[iProcs])
+		r.Sizes = append(r.Sizes, size)
+		if v := ParseFloat(row[iRun]); !math.IsNaN(v) {
+			r.Runtimes = append(r.Runtimes, v)
 		}
-		if lastSub >= 0 {
-			inter = append(inter, sub-lastSub)
+		st, en := ParseFloat(row[iStart]), ParseFloat(row[iEnd])
+		if !math.IsNaN(st) {
+			r.Waits = append(r.Waits, st-sub)
+			r.WaitBySize[sizeClass(size)] = append(r.WaitBySize[sizeClass(size)], st-sub)
+		}
+		if !math.IsNaN(en) {
+			r.Responses = append(r.Responses, en-sub)
+		}
+		if iBSLD >= 0 {
+			if v := ParseFloat(row[iBSLD]); !math.IsNaN(v) {
+				r.BSLDs = append(r.BSLDs, v)
+			}
+		}
+		if !math.IsNaN(lastSub) {
+			r.Inter = append(r.Inter, sub-lastSub)
 		}
 		lastSub = sub
-		if st == st && en == en {
-			id, _ := strconv.ParseInt(r[iID], 10, 64)
+		if !math.IsNaN(st) && !math.IsNaN(en) {
+			id, _ := strconv.ParseInt(row[iID], 10, 64)
 			g := GanttJob{ID: id, Start: st, End: en}
-			for _, part := range strings.Fields(r[iAlloc]) {
+			for _, part := range strings.Fields(row[iAlloc]) {
 				a, b, _ := strings.Cut(part, "-")
-				lo, _ := strconv.Atoi(a)
+				lo, err1 := strconv.Atoi(a)
 				hi := lo
+				var err2 error
 				if b != "" {
-					hi, _ = strconv.Atoi(b)
+					hi, err2 = strconv.Atoi(b)
+				}
+				if err1 != nil || err2 != nil || hi < lo {
+					return nil, fmt.Errorf("%s:%d: allocated_resources: %q is not a node range", path, line+2, part)
 				}
 				g.Nodes = append(g.Nodes, [2]int{lo, hi})
 				maxNode = max(maxNode, hi)
 			}
-			gantt = append(gantt, g)
+			r.Gantt = append(r.Gantt, g)
 		}
 	}
+	r.Nodes = maxNode + 1
+	if sh, srows, err := readCSV(filepath.Join(dir, "series.csv")); err == nil {
+		it, iu, iq, ir := column(sh, "time"), column(sh, "utilization"), column(sh, "queued_jobs"), column(sh, "running_jobs")
+		if it >= 0 && iu >= 0 && iq >= 0 && ir >= 0 {
+			for _, row := range srows {
+				r.T = append(r.T, ParseFloat(row[it]))
+				r.Util = append(r.Util, ParseFloat(row[iu]))
+				r.Queued = append(r.Queued, ParseFloat(row[iq]))
+				r.Running = append(r.Running, ParseFloat(row[ir]))
+			}
+		}
+	}
+	return r, nil
+}
+
+// sizeClass is the power-of-two class of a job size: 0 for 1 processor,
+// k for sizes in (2^(k−1), 2^k].
+func sizeClass(v float64) int {
+	if v <= 1 {
+		return 0
+	}
+	return int(math.Ceil(math.Log2(v)))
+}
+
+func sizeClassName(k int) string {
+	switch k {
+	case 0:
+		return "1"
+	case 1:
+		return "2"
+	}
+	return fmt.Sprintf("%d–%d", 1<<(k-1)+1, 1<<k)
+}
+
+// summaryTable turns summary.json into rows (nested objects flattened,
+// numbers in human form).
+func summaryTable(sums []map[string]any, names []string) Table {
+	t := Table{Title: "Summary", Columns: append([]string{"quantity"}, names...)}
+	keys := map[string]bool{}
+	var order []string
+	flat := make([]map[string]string, len(sums))
+	for i, s := range sums {
+		flat[i] = map[string]string{}
+		flatten("", s, flat[i])
+		ks := make([]string, 0, len(flat[i]))
+		for k := range flat[i] {
+			ks = append(ks, k)
+		}
+		sort.Strings(ks)
+		for _, k := range ks {
+			if !keys[k] {
+				keys[k] = true
+				order = append(order, k)
+			}
+		}
+	}
+	for _, k := range order {
+		row := []string{k}
+		for i := range sums {
+			v, ok := flat[i][k]
+			if !ok {
+				v = "–"
+			}
+			row = append(row, v)
+		}
+		t.Rows = append(t.Rows, row)
+	}
+	return t
+}
+
+func flatten(prefix string, v any, out map[string]string) {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, y := range x {
+			name := k
+			if prefix != "" {
+				name = prefix + "." + k
+			}
+			flatten(name, y, out)
+		}
+	case float64:
+		out[prefix] = HumanNum(x)
+	case nil:
+		out[prefix] = "–"
+	default:
+		out[prefix] = fmt.Sprint(x)
+	}
+}
+
+// RunSection builds the report section of one simulation folder, writing
+// figures into figDir (names prefixed by the run's name).
+func RunSection(dir, figDir string) (Section, error) {
+	r, err := LoadRun(dir)
+	if err != nil {
+		return Section{Title: "Simulation " + filepath.Base(filepath.Clean(dir))}, err
+	}
+	return RunsSection([]*Run{r}, figDir, 0)
+}
+
+// RunsSection builds one section for one or several runs: the summary as
+// a table (a column per run); per run utilization and queue length (a
+// moving average over window seconds, default 1/50 of the longest run;
+// several runs share one figure of each) and the Gantt chart;
+// wait, response and bounded-slowdown CDFs and box plots with every run
+// on shared axes; mean wait by job size class. A run without jobs gets a
+// note instead of figures.
+func RunsSection(runs []*Run, figDir string, window float64) (Section, error) {
+	var names []string
+	for _, r := range runs {
+		names = append(names, r.Name)
+	}
+	sec := Section{Title: "Simulation " + strings.Join(names, " vs ")}
+	var sums []map[string]any
+	for _, r := range runs {
+		sums = append(sums, r.Summary)
+	}
+	if len(runs) > 0 && runs[0].Summary != nil {
+		sec.Lead = append(sec.Lead, summaryTable(sums, names))
+	}
+	prefix := sanitizeName(strings.Join(names, "-"))
 	add := func(f Figure, err error) error {
 		if err != nil {
 			return err
@@ -99,37 +248,169 @@ func RunSection(dir, figDir string) (Section, error) {
 		sec.Figures = append(sec.Figures, f)
 		return nil
 	}
-	if sh, srows, err := readCSV(filepath.Join(dir, "series.csv")); err == nil {
-		it, iu, iq, ir := column(sh, "time"), column(sh, "utilization"), column(sh, "queued_jobs"), column(sh, "running_jobs")
-		var t, u, q, rn []float64
-		for _, r := range srows {
-			t = append(t, ParseFloat(r[it]))
-			u = append(u, ParseFloat(r[iu]))
-			q = append(q, ParseFloat(r[iq]))
-			rn = append(rn, ParseFloat(r[ir]))
+	var live []*Run
+	for _, r := range runs {
+		if len(r.Sizes) == 0 {
+			sec.Notes = append(sec.Notes, fmt.Sprintf("%s: no jobs (jobs.csv has only its header): nothing to draw.", r.Name))
+			continue
 		}
-		if err := add(StepFigure(figDir, "utilization", "Utilization over time", "busy / available processors", t, [][]float64{u}, nil)); err != nil {
+		live = append(live, r)
+	}
+	if len(live) == 0 {
+		return sec, nil
+	}
+	var ln []string
+	var waits, resps, bslds [][]float64
+	for _, r := range live {
+		ln = append(ln, r.Name)
+		waits, resps, bslds = append(waits, r.Waits), append(resps, r.Responses), append(bslds, r.BSLDs)
+	}
+	for _, c := range []struct {
+		key, title string
+		data       [][]float64
+	}{
+		{"wait", "Wait", waits}, {"response", "Response time", resps}, {"bsld", "Bounded slowdown", bslds},
+	} {
+		unit := "s"
+		if c.key == "bsld" {
+			unit = "ratio"
+		}
+		if err := add(CDFFigure(figDir, prefix+"-cdf-"+c.key, c.title+": distribution", strings.ToLower(c.title)+" ("+unit+")", c.data, ln, true)); err != nil {
 			return sec, err
 		}
-		if err := add(StepFigure(figDir, "queue", "Queued and running jobs over time", "jobs", t, [][]float64{q, rn}, []string{"queued", "running"})); err != nil {
-			return sec, err
+		if len(live) > 1 {
+			if err := add(BoxFigure(figDir, prefix+"-box-"+c.key, c.title+" per run", strings.ToLower(c.title)+" ("+unit+")", c.data, ln, true)); err != nil {
+				return sec, err
+			}
 		}
 	}
-	if len(gantt) <= ganttMaxJobs && maxNode < ganttMaxNodes {
-		if err := add(GanttFigure(figDir, "gantt", "Schedule (Gantt chart)", gantt, maxNode+1)); err != nil {
+	if err := add(waitBySizeFigure(figDir, prefix+"-wait-by-size", live)); err != nil {
+		return sec, err
+	}
+	if window <= 0 {
+		for _, r := range live {
+			if len(r.T) > 1 {
+				window = max(window, (r.T[len(r.T)-1]-r.T[0])/50)
+			}
+		}
+	}
+	if len(live) > 1 {
+		// one time axis: every run's samples merged (a step function
+		// keeps its value between its own samples)
+		var ts []float64
+		for _, r := range live {
+			ts = append(ts, r.T...)
+		}
+		sort.Float64s(ts)
+		ts = dedup(ts)
+		var util, queued []StepLine
+		for _, r := range live {
+			if len(r.T) > 1 {
+				util = append(util, StepLine{r.Name, resample(r.T, r.Util, ts)})
+				queued = append(queued, StepLine{r.Name, resample(r.T, r.Queued, ts)})
+			}
+		}
+		if len(util) > 0 {
+			if err := add(StepFigure(figDir, prefix+"-utilization", "Utilization over time", "utilization (fraction of processors)", ts, util, window)); err != nil {
+				return sec, err
+			}
+			if err := add(StepFigure(figDir, prefix+"-queue", "Queued jobs over time", "queued jobs (count)", ts, queued, window)); err != nil {
+				return sec, err
+			}
+		}
+	}
+	for _, r := range live {
+		p := sanitizeName(r.Name)
+		if len(r.T) > 1 && len(live) == 1 {
+			if err := add(StepFigure(figDir, p+"-utilization", r.Name+": utilization over time", "utilization (fraction of processors)", r.T, []StepLine{{Y: r.Util}}, window)); err != nil {
+				return sec, err
+			}
+			if err := add(StepFigure(figDir, p+"-queue", r.Name+": queued and running jobs", "jobs (count)", r.T, []StepLine{{"queued", r.Queued}, {"running", r.Running}}, window)); err != nil {
+				return sec, err
+			}
+		}
+		if len(r.Gantt) > 0 {
+			if err := add(GanttFigure(figDir, p+"-gantt", r.Name+": schedule (Gantt chart)", r.Gantt, r.Nodes)); err != nil {
+				return sec, err
+			}
+		}
+		if err := add(HistogramFigure(figDir, p+"-sizes", r.Name+": job sizes", "processors (power-of-two bins)", r.Sizes)); err != nil {
 			return sec, err
 		}
-	} else {
-		sec.Notes = append(sec.Notes, fmt.Sprintf("No Gantt chart: %d jobs on %d nodes is more than a chart can show (limits %d jobs, %d nodes).", len(gantt), maxNode+1, ganttMaxJobs, ganttMaxNodes))
-	}
-	if err := add(HistogramFigure(figDir, "sizes", "Job sizes", "processors (power-of-two bins)", sizes)); err != nil {
-		return sec, err
-	}
-	if err := add(CDFFigure(figDir, "runtimes", "Runtimes and waits", "seconds", [][]float64{runs, waits}, []string{"runtime", "wait"}, true)); err != nil {
-		return sec, err
-	}
-	if err := add(CDFFigure(figDir, "interarrival", "Inter-arrival times", "seconds", [][]float64{inter}, []string{"inter-arrival"}, true)); err != nil {
-		return sec, err
+		if err := add(CDFFigure(figDir, p+"-runtimes", r.Name+": runtimes and inter-arrival times", "seconds (s)", [][]float64{r.Runtimes, r.Inter}, []string{"runtime", "inter-arrival"}, true)); err != nil {
+			return sec, err
+		}
 	}
 	return sec, nil
+}
+
+// waitBySizeFigure draws the mean wait per power-of-two size class, one
+// line per run.
+func waitBySizeFigure(dir, name string, runs []*Run) (Figure, error) {
+	maxK := 0
+	for _, r := range runs {
+		for k := range r.WaitBySize {
+			maxK = max(maxK, k)
+		}
+	}
+	var cats []string
+	for k := 0; k <= maxK; k++ {
+		cats = append(cats, sizeClassName(k))
+	}
+	var series []Series
+	for _, r := range runs {
+		s := Series{Name: r.Name}
+		for k := 0; k <= maxK; k++ {
+			w := r.WaitBySize[k]
+			if len(w) == 0 {
+				continue
+			}
+			sum := 0.0
+			for _, v := range w {
+				sum += v
+			}
+			s.X = append(s.X, float64(k))
+			s.Y = append(s.Y, sum/float64(len(w)))
+			s.Err = append(s.Err, math.NaN())
+		}
+		series = append(series, s)
+	}
+	return SweepFigure(dir, name, Sweep{Title: "Mean wait by job size class", XLabel: "job size (processors)", Metric: MetricInfo("mean_wait"), Series: series, Categories: cats,
+		Caption: "Mean wait of the started jobs in each power-of-two size class, one line per run"})
+}
+
+// sanitizeName keeps letters, digits, - and _ for file names.
+func sanitizeName(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' {
+			return r
+		}
+		return '-'
+	}, s)
+}
+
+func dedup(x []float64) []float64 {
+	out := x[:0]
+	for i, v := range x {
+		if i == 0 || v != x[i-1] {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// resample reads the step function (xs, ys) at ts (0 before its first
+// sample, its last value after its end).
+func resample(xs, ys, ts []float64) []float64 {
+	out := make([]float64, len(ts))
+	k := 0
+	for i, t := range ts {
+		for k < len(xs) && xs[k] <= t {
+			k++
+		}
+		if k > 0 {
+			out[i] = ys[k-1]
+		}
+	}
+	return out
 }

@@ -32,7 +32,11 @@ func GridModelSection(seed uint64, figDir string) (Section, error) {
 			series = append(series, s)
 		}
 		title, _, _ := strings.Cut(t.Title, ":")
-		f, err := SweepFigure(figDir, "seed004-"+t.Name, title, t.Columns[0], t.YLabel, series, nil)
+		unit := "" // the label names its unit, or it is a ratio
+		if !strings.Contains(t.YLabel, "(") {
+			unit = "ratio"
+		}
+		f, err := SweepFigure(figDir, "seed004-"+t.Name, Sweep{Title: title, XLabel: t.Columns[0], Metric: Metric{Key: t.Name, Name: t.YLabel, Unit: unit, Min: math.NaN(), Max: math.NaN()}, Series: series})
 		if err != nil {
 			return sec, err
 		}

@@ -347,7 +347,7 @@ func (r *Result) WriteDir(dir string) error {
 		return os.Rename(tmp.Name(), path)
 	}
 	errs := []error{
-		write(JobsFile, func(f *os.File) error { return output.WriteJobs(f, r.Records) }),
+		write(JobsFile, func(f *os.File) error { return output.WriteJobsOf(f, r.Records, r.Summary.Workload) }),
 		write(SummaryFile, func(f *os.File) error { return output.WriteSummaryJSON(f, &r.Summary) }),
 		write(ScheduleFile, func(f *os.File) error {
 			note := fmt.Sprintf("schedule simulated by gridsched, policy %s, platform %s (%d processors)", r.Config.Policy, r.Platform.Name, r.Platform.TotalPEs())

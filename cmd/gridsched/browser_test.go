@@ -14,11 +14,17 @@ import (
 // chromium runs headless Chromium on a local file: it returns the console
 // messages it logged and writes a screenshot.
 func chromium(t *testing.T, bin, page, shot string) string {
+	return chromiumSized(t, bin, page, shot, "1400,1600")
+}
+
+// chromiumSized is chromium with a window size ("W,H"): a tall window
+// screenshots more of a long report.
+func chromiumSized(t *testing.T, bin, page, shot, size string) string {
 	t.Helper()
 	cmd := exec.Command(bin, "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
 		"--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic",
 		"--user-data-dir="+t.TempDir(), "--enable-logging=stderr", "--v=0",
-		"--window-size=1400,1600", "--screenshot="+shot, "file://"+page)
+		"--window-size="+size, "--screenshot="+shot, "file://"+page)
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("chromium: %v\n%s", err, out)
@@ -64,6 +70,33 @@ func nonBlank(t *testing.T, path string) float64 {
 	return float64(other) / float64((b.Dx()/2)*(b.Dy()/2))
 }
 
+// coloured reports the fraction of pixels with a clear hue (figures'
+// lines, markers and boxes; text and rules are grey).
+func coloured(t *testing.T, path string) float64 {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := img.Bounds()
+	n := 0
+	for y := b.Min.Y; y < b.Max.Y; y += 2 {
+		for x := b.Min.X; x < b.Max.X; x += 2 {
+			r, g, bl, _ := img.At(x, y).RGBA()
+			hi, lo := max(r, g, bl), min(r, g, bl)
+			if hi-lo > 40*257 {
+				n++
+			}
+		}
+	}
+	return float64(n) / float64((b.Dx()/2)*(b.Dy()/2))
+}
+
 // TestReportInBrowser opens the quick reproduction's report in headless
 // Chromium: no console errors, and the screenshot is not blank. It is
 // skipped when Chromium is missing unless GRIDSCHED_REQUIRE_BROWSER=1
@@ -91,6 +124,13 @@ func TestReportInBrowser(t *testing.T) {
 	if f := nonBlank(t, filepath.Join(dir, "empty.png")); f > 0.001 {
 		t.Fatalf("an empty page is %.3f non-blank: the check is blind", f)
 	}
+	// A page of text has no coloured figure pixels.
+	text := filepath.Join(dir, "text.html")
+	os.WriteFile(text, []byte(`<!DOCTYPE html><html><body><h1>Title</h1><p>`+strings.Repeat("words and more words ", 300)+`</p></body></html>`), 0o644)
+	chromium(t, bin, text, filepath.Join(dir, "text.png"))
+	if f := coloured(t, filepath.Join(dir, "text.png")); f > 0.001 {
+		t.Fatalf("a text page is %.4f coloured: the figure check is blind", f)
+	}
 
 	root, _ := filepath.Abs(filepath.Join("..", ".."))
 	out := filepath.Join(dir, "quick")
@@ -115,15 +155,40 @@ func TestReportInBrowser(t *testing.T) {
 		t.Errorf("report has %d inline figures", n)
 	}
 	shot := filepath.Join(dir, "report.png")
-	log := chromium(t, bin, page, shot)
+	log := chromiumSized(t, bin, page, shot, "1400,8000")
 	if errs := consoleErrors(log); len(errs) > 0 {
 		t.Errorf("console errors:\n%s", strings.Join(errs, "\n"))
 	}
 	if f := nonBlank(t, shot); f < 0.02 {
 		t.Errorf("screenshot is blank (%.4f of pixels drawn)", f)
 	}
+	if f := coloured(t, shot); f < 0.002 {
+		t.Errorf("quick report: the figures in the screenshot are blank (%.4f of pixels coloured)", f)
+	}
 	if keep := os.Getenv("GRIDSCHED_SCREENSHOT"); keep != "" {
 		b, _ := os.ReadFile(shot)
 		os.WriteFile(keep, b, 0o644)
+	}
+
+	// The single-run report of two runs (shared axes).
+	for _, p := range []string{"easy", "fcfs"} {
+		if _, err := run("simulate", "--policy", p, "--out", filepath.Join(dir, "runs", p)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	single := filepath.Join(dir, "runs", "report")
+	if _, err := run("report", filepath.Join(dir, "runs", "easy"), filepath.Join(dir, "runs", "fcfs"), "--out", single); err != nil {
+		t.Fatal(err)
+	}
+	shot = filepath.Join(dir, "single.png")
+	log = chromiumSized(t, bin, filepath.Join(single, "report.html"), shot, "1400,4000")
+	if errs := consoleErrors(log); len(errs) > 0 {
+		t.Errorf("single-run report: console errors:\n%s", strings.Join(errs, "\n"))
+	}
+	if f := nonBlank(t, shot); f < 0.02 {
+		t.Errorf("single-run report: screenshot is blank (%.4f of pixels drawn)", f)
+	}
+	if f := coloured(t, shot); f < 0.002 {
+		t.Errorf("single-run report: the figures in the screenshot are blank (%.4f of pixels coloured)", f)
 	}
 }

@@ -232,14 +232,21 @@ experiments (another spec, label or seed) are refused.`,
 
 func newReportCmd() *cobra.Command {
 	var out string
+	var window float64
 	cmd := &cobra.Command{
-		Use:   "report STORE.db|RUN_DIR...",
+		Use:   "report STORE.db|RUN_DIR|SIMULATE_DIR...",
 		Short: "Write an HTML report (with SVG and PNG figures) of result stores or simulation folders",
-		Long: `Write a self-contained HTML report. A result store (from 'gridsched run') gives
-the sweep figures (metric against parameter, one line per policy, 95% CI error
-bars) and the aggregate table; a simulation folder (from 'gridsched simulate
---out') gives utilization and queue length over time, the Gantt chart (small
-runs), and the workload's size, runtime and inter-arrival distributions.`,
+		Long: `Write a self-contained HTML report. A result store (store.db, or the folder
+'gridsched run' wrote) gives the sweep figures (metric against parameter, one
+line per policy, 95% CI error bars, the paper's numbers as markers), the claims
+with verdicts and the aggregate table. Simulation folders (from 'gridsched
+simulate --out') give one section: the summary as a table; wait, response and
+bounded-slowdown CDFs (and box plots when several runs are given) with every
+run on shared axes; mean wait by job size class; utilization and queue length
+over time (moving average); the Gantt chart (a window of the first jobs for
+large runs); the workload's sizes, runtimes and inter-arrival times.`,
+		Example: `  gridsched report results/my-sweep
+  gridsched report runs/easy runs/conservative --out runs/compare`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if out == "" {
@@ -249,20 +256,30 @@ runs), and the workload's size, runtime and inter-arrival distributions.`,
 				}
 			}
 			page := report.Page{Title: "gridsched report"}
+			figs := filepath.Join(out, experiment.FiguresDir)
+			var runs []*report.Run
 			for _, a := range args {
 				st, err := os.Stat(a)
 				if err != nil {
 					return err
 				}
+				storePath := a
 				if st.IsDir() {
-					sec, err := report.RunSection(a, filepath.Join(out, experiment.FiguresDir))
-					if err != nil {
-						return err
+					// a run folder (store.db) or a simulate folder (jobs.csv)
+					storePath = filepath.Join(a, experiment.StoreFile)
+					if _, err := os.Stat(storePath); err != nil {
+						if _, err := os.Stat(filepath.Join(a, "jobs.csv")); err != nil {
+							return fmt.Errorf("%s: neither a result store (%s, from 'gridsched run') nor a simulation folder (jobs.csv, from 'gridsched simulate --out')", a, experiment.StoreFile)
+						}
+						r, err := report.LoadRun(a)
+						if err != nil {
+							return err
+						}
+						runs = append(runs, r)
+						continue
 					}
-					page.Sections = append(page.Sections, sec)
-					continue
 				}
-				store, err := experiment.OpenExisting(a)
+				store, err := experiment.OpenExisting(storePath)
 				if err != nil {
 					return err
 				}
@@ -271,7 +288,7 @@ runs), and the workload's size, runtime and inter-arrival distributions.`,
 					var rows []experiment.Row
 					if rows, err = store.Rows(); err == nil {
 						var sec report.Section
-						sec, err = experiment.Section(s, rows, filepath.Join(out, experiment.FiguresDir))
+						sec, err = experiment.Section(s, rows, figs)
 						page.Sections = append(page.Sections, sec)
 					}
 				}
@@ -279,6 +296,14 @@ runs), and the workload's size, runtime and inter-arrival distributions.`,
 				if err != nil {
 					return err
 				}
+			}
+			if len(runs) > 0 {
+				// several runs share one section: overlaid CDFs, box plots
+				sec, err := report.RunsSection(runs, figs, window)
+				if err != nil {
+					return err
+				}
+				page.Sections = append(page.Sections, sec)
 			}
 			path := filepath.Join(out, experiment.ReportFile)
 			if err := page.WriteFile(path); err != nil {
@@ -289,6 +314,7 @@ runs), and the workload's size, runtime and inter-arrival distributions.`,
 		},
 	}
 	cmd.Flags().StringVar(&out, "out", "", "output folder (default: next to the first argument)")
+	cmd.Flags().Float64Var(&window, "window", 0, "moving-average window of utilization and queue length, seconds (default 1/50 of the run)")
 	return cmd
 }
 
@@ -407,12 +433,26 @@ GRIDSCHED_TRACES (default ../shared/traces).`,
 				}
 				fmt.Fprintf(cmd.OutOrStdout(), "%s: %d configurations, %d runs done now, %d already done\n", n, sum.Configs, sum.Ran, sum.AlreadyDone)
 			}
-			grid, err := report.GridModelSection(1, filepath.Join(out, experiment.FiguresDir))
+			// All experiments: report.html with seed 004's model figures;
+			// a selection: its own report-NAMES.html, so that it does not
+			// replace the full report. index.html lists the reports.
+			file, title := experiment.ReportFile, "gridsched: built-in experiments ("+label+" scale)"
+			var extra []report.Section
+			if len(args) == 0 {
+				grid, err := report.GridModelSection(1, filepath.Join(out, experiment.FiguresDir))
+				if err != nil {
+					return err
+				}
+				extra = append(extra, grid)
+			} else {
+				file = "report-" + reportSlug(args) + ".html"
+				title = "gridsched: " + strings.Join(args, ", ") + " (" + label + " scale)"
+			}
+			path, err := experiment.WriteReport(title, stores, out, file, extra...)
 			if err != nil {
 				return err
 			}
-			path, err := experiment.WriteOutputs("gridsched: built-in experiments ("+label+" scale)", stores, out, grid)
-			if err != nil {
+			if err := writeIndex(out); err != nil {
 				return err
 			}
 			abs, _ := filepath.Abs(path)
@@ -426,4 +466,28 @@ GRIDSCHED_TRACES (default ../shared/traces).`,
 	f.IntVar(&workers, "workers", 0, "simulations at once (default: all cores)")
 	f.BoolVar(&quiet, "quiet", false, "no progress output")
 	return cmd
+}
+
+// reportSlug names the report of a selection of experiments.
+func reportSlug(names []string) string {
+	return strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' {
+			return r
+		}
+		return '_'
+	}, strings.Join(names, "+"))
+}
+
+// writeIndex writes DIR/index.html linking every report*.html in dir.
+func writeIndex(dir string) error {
+	files, err := filepath.Glob(filepath.Join(dir, "report*.html"))
+	if err != nil {
+		return err
+	}
+	sortStrings(files)
+	page := report.Page{Title: "gridsched reports in " + dir}
+	for _, f := range files {
+		page.Links = append(page.Links, report.Link{Href: filepath.Base(f), Text: filepath.Base(f)})
+	}
+	return page.WriteFile(filepath.Join(dir, "index.html"))
 }

@@ -52,7 +52,7 @@ func TestSimulateTraceWritesFiles(t *testing.T) {
 		}
 	}
 	csv, _ := os.ReadFile(filepath.Join(dir, "jobs.csv"))
-	if !strings.HasPrefix(string(csv), "job_id,submission_time,requested_number_of_resources,requested_time,success,") {
+	if !strings.HasPrefix(string(csv), "job_id,workload_name,submission_time,requested_number_of_resources,requested_time,success,") {
 		t.Errorf("jobs.csv header: %.100s", csv)
 	}
 	// The schedule is valid SWF that the simulator itself reads back.
@@ -233,10 +233,21 @@ metrics: [mean_response, utilization]
 	if err != nil || !strings.Contains(out, "report: ") {
 		t.Fatalf("report: %v %s", err, out)
 	}
-	for _, f := range []string{"gantt.svg", "utilization.png", "queue.svg", "sizes.svg", "cli-mean_response.svg"} {
+	for _, f := range []string{"sim-gantt.svg", "sim-utilization.png", "sim-queue.svg", "sim-sizes.svg", "sim-cdf-wait.svg", "sim-wait-by-size.svg", "cli-mean_response.svg"} {
 		if _, err := os.Stat(filepath.Join(dir, "rep", "figures", f)); err != nil {
 			t.Errorf("figure %s: %v", f, err)
 		}
+	}
+	// The folder `run` wrote (its store.db) is a report argument too; a
+	// folder that is neither says so.
+	if out, err = run("report", full, "--out", filepath.Join(dir, "rep2")); err != nil || !strings.Contains(out, "report: ") {
+		t.Fatalf("report of a run folder: %v %s", err, out)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "rep2", "figures", "cli-mean_response.svg")); err != nil {
+		t.Errorf("report of a run folder: %v", err)
+	}
+	if _, err = run("report", filepath.Join(dir, "rep2", "figures")); err == nil || !strings.Contains(err.Error(), "neither a result store") {
+		t.Errorf("report of a folder of figures: %v", err)
 	}
 	// The Slurm scripts (no submission here; scripts/slurm-test.sh submits for real).
 	// The test binary lives in the build cache: refused without --binary.

@@ -1,0 +1,231 @@
+package report
+
+import (
+	"image/color"
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotutil"
+	"gonum.org/v1/plot/vg/draw"
+)
+
+// palette is Okabe and Ito's colour-blind-safe palette (Color Universal
+// Design), ordered so that the first colours differ most; yellow, hard to
+// see on white, comes last.
+var palette = []color.NRGBA{
+	{0x00, 0x72, 0xB2, 0xFF}, // blue
+	{0xD5, 0x5E, 0x00, 0xFF}, // vermillion
+	{0x00, 0x9E, 0x73, 0xFF}, // bluish green
+	{0xCC, 0x79, 0xA7, 0xFF}, // reddish purple
+	{0xE6, 0x9F, 0x00, 0xFF}, // orange
+	{0x56, 0xB4, 0xE9, 0xFF}, // sky blue
+	{0x00, 0x00, 0x00, 0xFF}, // black
+	{0xF0, 0xE4, 0x42, 0xFF}, // yellow
+}
+
+// Color is the i-th colour of the palette.
+func Color(i int) color.Color { return palette[((i%len(palette))+len(palette))%len(palette)] }
+
+// translucent is colour i with alpha a. color.NRGBA is not premultiplied:
+// its RGBA method scales red, green and blue, which SVG writers expect
+// (a color.RGBA with a lowered alpha and unscaled channels is invalid and
+// gives colours such as #B71249F).
+func translucent(i int, a uint8) color.Color {
+	c := palette[((i%len(palette))+len(palette))%len(palette)]
+	c.A = a
+	return c
+}
+
+// Shape is the i-th marker shape (ring, square, triangle, plus, cross, …).
+func Shape(i int) draw.GlyphDrawer { return plotutil.Shape(i) }
+
+// Metric describes a metric for axes and verdicts.
+type Metric struct {
+	Key           string
+	Name          string // human name
+	Unit          string // unit (always given; "ratio", "fraction", "count" for pure numbers)
+	LowerIsBetter bool
+	Min, Max      float64 // physical range (NaN: unbounded)
+}
+
+// Label is the axis label: name (unit).
+// An empty unit means the name already carries it.
+func (m Metric) Label() string {
+	if m.Unit == "" {
+		return m.Name
+	}
+	return m.Name + " (" + m.Unit + ")"
+}
+
+var nan = math.NaN()
+
+var metrics = map[string]Metric{}
+
+func init() {
+	for _, m := range []Metric{
+		{"mean_wait", "mean wait", "s", true, 0, nan},
+		{"median_wait", "median wait", "s", true, 0, nan},
+		{"p95_wait", "95th-percentile wait", "s", true, 0, nan},
+		{"max_wait", "maximum wait", "s", true, 0, nan},
+		{"mean_response", "mean response time", "s", true, 0, nan},
+		{"median_response", "median response time", "s", true, 0, nan},
+		{"mean_bsld", "mean bounded slowdown", "ratio", true, 1, nan},
+		{"median_bsld", "median bounded slowdown", "ratio", true, 1, nan},
+		{"p95_bsld", "95th-percentile bounded slowdown", "ratio", true, 1, nan},
+		{"max_bsld", "maximum bounded slowdown", "ratio", true, 1, nan},
+		{"utilization", "utilization", "fraction of processors", false, 0, 1},
+		{"makespan", "makespan", "s", true, 0, nan},
+		{"throughput", "throughput", "jobs/s", false, 0, nan},
+		{"jobs", "jobs", "count", false, 0, nan},
+		{"killed", "killed jobs", "count", true, 0, nan},
+		{"mean_qos", "mean QoS rate", "ratio", false, 0, nan},
+		{"ap", "admission rate AP", "fraction of requests", false, 0, 1},
+		{"pp", "preemption rate PP", "fraction of admitted", true, 0, 1},
+		{"tpc", "preemption cost TPC", "cost units", true, 0, nan},
+		{"eta", "failure rate η", "fraction of admitted", true, 0, 1},
+		{"admitted", "admitted reservations", "count", false, 0, nan},
+		{"imbalance", "load imbalance", "CV of utilization", true, 0, nan},
+		{"migrated", "migrated jobs", "count", true, 0, nan},
+		{"redispatched", "re-dispatched jobs", "count", true, 0, nan},
+		{"activations", "activations", "count", true, 0, nan},
+		{"withdrawals", "withdrawals", "count", true, 0, nan},
+		{"detections", "failure detections", "count", true, 0, nan},
+		{"migrations", "migrations", "count", true, 0, nan},
+		{"tasks_migrated", "migrated tasks", "count", true, 0, nan},
+		{"starved", "starved jobs", "count", true, 0, nan},
+		{"lease_time", "lease time", "VM × time units", true, 0, nan},
+		{"cost", "cost", "cost units", true, 0, nan},
+		{"max_vms", "largest VM pool", "VMs", true, 0, nan},
+		{"vm_utilization", "VM utilization", "fraction", false, 0, 1},
+		{"cpe", "CPE", "relative change", true, nan, nan},
+	} {
+		metrics[m.Key] = m
+	}
+}
+
+// MetricInfo describes a metric; an unknown one gets its key as name and
+// "value" as unit, and no bounds.
+func MetricInfo(key string) Metric {
+	if m, ok := metrics[key]; ok {
+		return m
+	}
+	return Metric{Key: key, Name: strings.ReplaceAll(key, "_", " "), Unit: "value", Min: nan, Max: nan}
+}
+
+// params names the sweep parameters of the built-in experiments for axes.
+var params = map[string]string{
+	"platform.nodes":              "nodes",
+	"platform.unstable":           "unstable nodes",
+	"platform.p_unstable":         "stability p of unstable nodes",
+	"workload.params.lambda":      "arrival rate λ (jobs per time unit)",
+	"workload.params.q":           "probability q of a parallel job",
+	"workload.params.resources":   "resources",
+	"workload.params.s":           "load stretch factor s",
+	"workload.params.alpha":       "site skew α",
+	"workload.params.d2":          "migration cost range d2 (s)",
+	"workload.params.flexibility": "flexibility",
+	"workload.arrival_scale":      "arrival-time scale factor",
+	"workload.jobs":               "jobs",
+	"hierarchy.failures.mtbf":     "manager MTBF (s; 0 = none)",
+	"hierarchy.heterogeneity":     "heterogeneity h",
+	"hierarchy.staleness":         "report period (s)",
+	"cloud.alf":                   "ALF",
+	"cloud.xfactor":               "XFactor",
+	"cloud.migration":             "migration rule",
+	"node_select":                 "node selection",
+	"policy":                      "policy",
+	"workload.trace":              "trace",
+	"instability.model":           "instability model",
+}
+
+// ParamLabel is a human name for a parameter path.
+func ParamLabel(key string) string {
+	if l, ok := params[key]; ok {
+		return l
+	}
+	key = strings.TrimPrefix(strings.TrimPrefix(key, "workload.params."), "workload.")
+	return strings.ReplaceAll(key, "_", " ")
+}
+
+// HumanNum formats a number for a tick or a table: 1.25 M, 12.5 k, 0.25,
+// 3e-05.
+func HumanNum(v float64) string {
+	a := math.Abs(v)
+	switch {
+	case math.IsNaN(v):
+		return "–"
+	case v == 0:
+		return "0"
+	case a >= 1e9:
+		return trimG(v/1e9) + " G"
+	case a >= 1e6:
+		return trimG(v/1e6) + " M"
+	case a >= 1e4:
+		return trimG(v/1e3) + " k"
+	case a < 1e-3:
+		return strconv.FormatFloat(v, 'e', 2, 64)
+	}
+	return trimG(v)
+}
+
+func trimG(v float64) string { return strconv.FormatFloat(v, 'g', 4, 64) }
+
+// humanTicks labels the ticks of base with HumanNum.
+type humanTicks struct{ base plot.Ticker }
+
+func (h humanTicks) Ticks(lo, hi float64) []plot.Tick {
+	ts := h.base.Ticks(lo, hi)
+	for i := range ts {
+		if ts[i].Label != "" {
+			ts[i].Label = HumanNum(ts[i].Value)
+		}
+	}
+	return ts
+}
+
+// Wrap breaks s into lines of at most n characters at spaces.
+func Wrap(s string, n int) string {
+	var lines []string
+	line := ""
+	for _, w := range strings.Fields(s) {
+		if line != "" && len([]rune(line))+1+len([]rune(w)) > n {
+			lines = append(lines, line)
+			line = w
+			continue
+		}
+		if line != "" {
+			line += " "
+		}
+		line += w
+	}
+	if line != "" {
+		lines = append(lines, line)
+	}
+	return strings.Join(lines, "\n")
+}
+
+var (
+	svgColour = regexp.MustCompile(`(?i)(fill|stroke|stop-color|color)\s*[:=]\s*"?\s*([^;"\s>]+)`)
+	hexColour = regexp.MustCompile(`^#([0-9A-Fa-f]{3}|[0-9A-Fa-f]{6})$`)
+)
+
+// SVGColourErrors lists every colour value in an SVG document that is not
+// valid SVG 1.1 colour syntax (#rgb, #rrggbb, none, a few keywords,
+// rgb(…)); for example "#B71249F".
+func SVGColourErrors(svg string) []string {
+	var bad []string
+	for _, m := range svgColour.FindAllStringSubmatch(svg, -1) {
+		v := m[2]
+		switch {
+		case hexColour.MatchString(v):
+		case v == "none" || v == "black" || v == "white" || v == "currentColor" || v == "transparent":
+		case strings.HasPrefix(v, "rgb(") || strings.HasPrefix(v, "url("):
+		default:
+			bad = append(bad, m[0])
+		}
+	}
+	return bad
+}

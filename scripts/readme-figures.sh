@@ -1,0 +1,19 @@
+#!/bin/sh
+# Regenerates the README's figures (one per seed paper) from the quick
+# reproduction: docs/figures/seedNNN.png. Runs `gridsched reproduce --quick`
+# (a few minutes; it resumes whatever an earlier call finished) into
+# ${OUT:-results/reproduce-quick} and copies one figure per seed.
+set -eu
+cd "$(dirname "$0")/.."
+OUT=${OUT:-results/reproduce-quick}
+${GRIDSCHED:-go run ./cmd/gridsched} reproduce --quick --quiet --out "$OUT"
+mkdir -p docs/figures
+fig() { cp "$OUT/figures/$1.png" "docs/figures/$2.png"; echo "docs/figures/$2.png <- $1"; }
+fig reservations-exp1-ap seed000                                   # figure 3: AP against resNumber
+fig hierarchical-fig2-makespan seed001                             # figure 2: makespan by dispatcher
+fig easy-unstable-fig89-makespan-trace-SDSC-Par-1996-3-1-cln seed002 # figure 8: makespan, node selection
+fig cloud-gang-cpe-cpe seed003                                     # table 1: CPE, with the paper's numbers
+fig seed004-fig5-stretch seed004                                   # figure 5: inter-arrival times, stretch s
+# The reproduction tables (generated from the same stores) for docs/.
+mkdir -p docs/reproduction
+for f in "$OUT"/reproduction-seed*.md; do cp "$f" docs/reproduction/; echo "docs/reproduction/$(basename "$f")"; done
