@@ -464,7 +464,7 @@ func buildPlatform(ps *PlatformSpec, seed uint64) *model.Platform {
 // generate builds a model workload for one run (seeded by the run).
 func generate(res *resolvedEntry, cfg *simulate.Config) (*workload.Workload, *model.Platform, error) {
 	rc := res.rc
-	g, err := res.model.New(res.params, cfg.Seed)
+	g, err := res.model.New(withNodes(res.params, rc.Platform.Nodes), cfg.Seed)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -491,6 +491,19 @@ func generate(res *resolvedEntry, cfg *simulate.Config) (*workload.Workload, *mo
 	return wl, plat, simulate.Prepare(cfg, wl, plat)
 }
 
+// withNodes gives a reservations workload that names no resource count
+// the platform's node count (seed 000: tasks are queued round-robin on
+// the resources, and background_cover sizes each queue), so a sweep over
+// platform.nodes needs no zipped workload parameter.
+func withNodes(params any, nodes int) any {
+	if p, ok := params.(*gen.ReservationParams); ok && p.Resources == 0 && nodes > 0 {
+		q := *p
+		q.Resources = nodes
+		return &q
+	}
+	return params
+}
+
 // admittedByBoth implements seed 000's experiments 3 and 4.2 (figures
 // 7–8, 11–12): generate the same requests (same seed) with flexibility
 // AdmittedAt, run SRRM_r and DRRM on the platform, and keep in wl (the
@@ -510,7 +523,7 @@ func admittedByBoth(res *resolvedEntry, cfg *simulate.Config, wl *workload.Workl
 	default:
 		return nil, fmt.Errorf("admitted_by_both needs the reservations or trace-reservations model, not %q", res.rc.Workload.Model)
 	}
-	g, err := res.model.New(params, cfg.Seed)
+	g, err := res.model.New(withNodes(params, res.rc.Platform.Nodes), cfg.Seed)
 	if err != nil {
 		return nil, err
 	}
@@ -576,6 +589,11 @@ var metricDefs = []struct {
 	{"pp", extra("pp")},
 	{"tpc", extra("tpc")},
 	{"eta", extra("eta")},
+	{"idle_start", extra("idle_start")},
+	{"failed", extra("failed")},
+	{"pending_at_failure", extra("pending_at_failure")},
+	{"pending_on_failed", extra("pending_on_failed")},
+	{"failure_time", extra("failure_time")},
 	{"admitted", extra("admitted")},
 	{"imbalance", extra("imbalance")},
 	{"migrated", extra("migrated")},
