@@ -590,6 +590,7 @@ var metricDefs = []struct {
 	{"tpc", extra("tpc")},
 	{"eta", extra("eta")},
 	{"idle_start", extra("idle_start")},
+	{"task_busy", extra("task_busy")},
 	{"failed", extra("failed")},
 	{"pending_at_failure", extra("pending_at_failure")},
 	{"pending_on_failed", extra("pending_on_failed")},

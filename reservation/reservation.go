@@ -91,6 +91,11 @@ type Policy struct {
 	// pendingAtFailure counts the admitted reservations not yet ended
 	// when the first resource failed (−1: no failure).
 	pendingAtFailure, pendingOnFailed int
+	// busySum sums, over the requests, the fraction of the resources not
+	// running a reservation that run a non-reserved task when the request
+	// arrives (Poisson arrivals: the mean is the time-average background
+	// load over the request period; 1 when reservations hold them all).
+	busySum float64
 	failedAt                          float64
 }
 
@@ -140,6 +145,19 @@ func (p *Policy) Notify(v *engine.View, n engine.Notice) {
 			return
 		}
 		p.requests++
+		busy, held := 0, 0
+		for _, t := range v.Running() {
+			if IsReservation(t) {
+				held++
+			} else {
+				busy++
+			}
+		}
+		if free := v.NumNodes() - held; free > 0 {
+			p.busySum += float64(busy) / float64(free)
+		} else {
+			p.busySum++
+		}
 		p.admit(v, j)
 	case engine.NoticeTimer:
 		if r, ok := p.byJob[int32(n.Tag)]; ok && r.job.State == engine.Queued && !r.failed {
@@ -600,6 +618,7 @@ func (p *Policy) Extra() map[string]float64 {
 	m := map[string]float64{"requests": float64(p.requests), "admitted": float64(p.admitted), "tpc": p.cost}
 	if p.requests > 0 {
 		m["ap"] = float64(p.admitted) / float64(p.requests)
+		m["task_busy"] = p.busySum / float64(p.requests)
 	}
 	if p.admitted > 0 {
 		m["pp"] = float64(p.preempting) / float64(p.admitted)

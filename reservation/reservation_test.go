@@ -260,3 +260,34 @@ func TestIdleStart(t *testing.T) {
 		}
 	}
 }
+
+// TestIdleStartCatchesShortBackground: the former experiment 2 set-up
+// (600 background tasks on 10 resources, λ = 20, 200 requests: about
+// 1,650–2,750 s of work per resource while requests arrive until about
+// t = 4,000) lets reservations start on resources with no task left —
+// idle_start sees it — and background_cover = 1.25 does not.
+func TestIdleStartCatchesShortBackground(t *testing.T) {
+	p := model.Uniform("r", 10, 1)
+	for i := range p.Nodes {
+		p.Nodes[i].Capability, p.Nodes[i].Cost = 1+i%5, 1
+	}
+	for _, c := range []struct {
+		cover  float64
+		lo, hi float64
+	}{{0, 0.2, 1}, {1.25, 0, 0}} {
+		params := gen.DefaultReservationParams()
+		params.Lambda, params.Background, params.Resources, params.Requests, params.BackgroundCover = 20, 600, 10, 200, c.cover
+		g, err := gen.NewReservations(params, 3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		jobs := gen.Take(g, 1<<20)
+		pol := New(DRRM, 1)
+		if err := engine.New(p, jobs, pol, engine.Options{}).Run(); err != nil {
+			t.Fatal(err)
+		}
+		if v := pol.Extra()["idle_start"]; v < c.lo || v > c.hi {
+			t.Errorf("background_cover %g (%d jobs): idle_start %g, want in [%g, %g]", c.cover, len(jobs), v, c.lo, c.hi)
+		}
+	}
+}
