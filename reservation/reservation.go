@@ -95,8 +95,8 @@ type Policy struct {
 	// running a reservation that run a non-reserved task when the request
 	// arrives (Poisson arrivals: the mean is the time-average background
 	// load over the request period; 1 when reservations hold them all).
-	busySum float64
-	failedAt                          float64
+	busySum  float64
+	failedAt float64
 }
 
 // New returns a reservation policy; seed drives r_schedule's choices.
