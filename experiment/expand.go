@@ -555,11 +555,30 @@ func admittedByBoth(res *resolvedEntry, cfg *simulate.Config, wl *workload.Workl
 			}
 		}
 	}
+	// Requests are matched by their rank among the requests (their
+	// arrival order, the same at every flexibility), not by job ID: the
+	// background (and so the IDs) may be sized per configuration.
+	rank := map[int64]int{}
+	for _, j := range base.Jobs {
+		if j.Queue != gen.TypeTask {
+			rank[j.ID] = len(rank)
+		}
+	}
+	keep := map[int]bool{}
+	for id := range both {
+		keep[rank[id]] = true
+	}
 	kept := &workload.Workload{Name: wl.Name + " (admitted by both)", Header: wl.Header, Skipped: wl.Skipped, Records: wl.Records}
+	k := 0
 	for _, j := range wl.Jobs {
-		if j.Queue == gen.TypeTask || both[j.ID] {
+		if j.Queue == gen.TypeTask {
+			kept.Jobs = append(kept.Jobs, j)
+			continue
+		}
+		if keep[k] {
 			kept.Jobs = append(kept.Jobs, j)
 		}
+		k++
 	}
 	return kept, nil
 }

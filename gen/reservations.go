@@ -45,6 +45,11 @@ const (
 // 的……非预留任务,使得在每个预留任务开始执行时,在各个资源上都有正在运行的
 // 非预留任务": each queue holds enough tasks that, whenever a reservation
 // starts, a non-reserved task is running on every resource).
+// DurationAt > 0 fixes the durations at that flexibility's,
+// (1 − duration_at) × the drawn window, and widens the window to
+// duration / (1 − flexibility) (the reading of the OSC experiment, whose
+// durations come from the trace); 0 keeps the drawn window and shrinks
+// the duration to (1 − flexibility) × window.
 // RequestsAtStart submits every request at time 0 (its window unchanged):
 // the reading of figure 13 where all reservations are booked before the
 // resource fails.
@@ -63,6 +68,7 @@ type ReservationParams struct {
 	Requests        int     `yaml:"requests"`
 	BackgroundCover float64 `yaml:"background_cover"`
 	RequestsAtStart bool    `yaml:"requests_at_start"`
+	DurationAt      float64 `yaml:"duration_at"`
 }
 
 // DefaultReservationParams are seed 000's: λ = 2, flexibility 0.1.
@@ -92,6 +98,8 @@ func (p *ReservationParams) validate() error {
 		return fmt.Errorf("resources: must be >= 0, got %d", p.Resources)
 	case p.WindowMin <= 0:
 		return fmt.Errorf("window_min: must be positive, got %g", p.WindowMin)
+	case !(p.DurationAt >= 0 && p.DurationAt < 1):
+		return fmt.Errorf("duration_at: must be in [0,1), got %g", p.DurationAt)
 	case p.Requests < 0:
 		return fmt.Errorf("requests: must be >= 0, got %d", p.Requests)
 	case !(p.BackgroundCover >= 0) || math.IsInf(p.BackgroundCover, 0):
@@ -231,6 +239,10 @@ func (g *Reservations) request() model.Job {
 	book := uniform(g.bookR, g.p.BookAheadMin, g.p.BookAheadMax)
 	win := uniform(g.winR, g.p.WindowMin, g.p.WindowMax)
 	dur := (1 - g.p.Flexibility) * win
+	if g.p.DurationAt > 0 {
+		dur = (1 - g.p.DurationAt) * win
+		win = dur / (1 - g.p.Flexibility)
+	}
 	j := model.NewJob(0, g.t, dur, 1)
 	if g.p.RequestsAtStart {
 		j.Submit = 0
