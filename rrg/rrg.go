@@ -260,7 +260,7 @@ type Binding struct {
 // DeleteEdge is algorithm 2, run when q's window opens: in resource
 // order, the first candidate where q can start within its slack without
 // preempting (Wait ≤ LT − ET − Dur) takes q, whose start is put off by
-// Wait, at no cost, and q.ET becomes its start (line 5); otherwise q takes the candidate of least preemption
+// Wait, at no cost; otherwise q takes the candidate of least preemption
 // cost (ties: lower ID) and preempts its task. Then q keeps only its edge
 // to that resource, and the reservations of β(q) lose their edge to it.
 func (g *Graph) DeleteEdge(q *Reservation, option func(id int) Option) (Binding, error) {
@@ -297,13 +297,13 @@ func (g *Graph) DeleteEdge(q *Reservation, option func(id int) Option) (Binding,
 		delete(g.edges[m], b.Resource)
 	}
 	q.Bound = b.Resource
-	if b.Start > q.ET {
-		// Line 5: q.et := q.et + et_kj − pt_kj. The reservation's window
-		// in the graph starts at its put-off start, so later admission
-		// tests see the narrower window; Q stays in non-decreasing et.
-		q.ET = b.Start
-		sort.SliceStable(g.q, func(i, j int) bool { return g.q[i].ET < g.q[j].ET })
-	}
+	// Line 5 (q.et := q.et + et_kj − pt_kj) is not applied to the graph:
+	// the put-off start is b.Start, kept by the mechanism. Moving q.et
+	// (and q in Q) makes q leave α(x) of every request x whose et lies
+	// between q's old et and its new start, so inequality (1) for x no
+	// longer counts q while q holds its resource in x's window; the
+	// property test of package reservation then finds admitted
+	// reservations that no resource can take (docs/reservations.md).
 	return b, nil
 }
 
