@@ -555,7 +555,7 @@ func buildPlatform(ps *PlatformSpec, seed uint64) *model.Platform {
 // generate builds a model workload for one run (seeded by the run).
 func generate(res *resolvedEntry, cfg *simulate.Config) (*workload.Workload, *model.Platform, error) {
 	rc := res.rc
-	g, err := res.model.New(res.params, cfg.Seed)
+	g, err := res.model.New(withNodes(res.params, rc.Platform.Nodes), cfg.Seed)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -582,6 +582,19 @@ func generate(res *resolvedEntry, cfg *simulate.Config) (*workload.Workload, *mo
 	return wl, plat, simulate.Prepare(cfg, wl, plat)
 }
 
+// withNodes gives a reservations workload that names no resource count
+// the platform's node count (seed 000: tasks are queued round-robin on
+// the resources, and background_cover sizes each queue), so a sweep over
+// platform.nodes needs no zipped workload parameter.
+func withNodes(params any, nodes int) any {
+	if p, ok := params.(*gen.ReservationParams); ok && p.Resources == 0 && nodes > 0 {
+		q := *p
+		q.Resources = nodes
+		return &q
+	}
+	return params
+}
+
 // admittedByBoth implements seed 000's experiments 3 and 4.2 (figures
 // 7–8, 11–12): generate the same requests (same seed) with flexibility
 // AdmittedAt, run SRRM_r and DRRM on the platform, and keep in wl (the
@@ -601,7 +614,7 @@ func admittedByBoth(res *resolvedEntry, cfg *simulate.Config, wl *workload.Workl
 	default:
 		return nil, fmt.Errorf("admitted_by_both needs the reservations or trace-reservations model, not %q", res.rc.Workload.Model)
 	}
-	g, err := res.model.New(params, cfg.Seed)
+	g, err := res.model.New(withNodes(params, res.rc.Platform.Nodes), cfg.Seed)
 	if err != nil {
 		return nil, err
 	}
@@ -633,11 +646,30 @@ func admittedByBoth(res *resolvedEntry, cfg *simulate.Config, wl *workload.Workl
 			}
 		}
 	}
+	// Requests are matched by their rank among the requests (their
+	// arrival order, the same at every flexibility), not by job ID: the
+	// background (and so the IDs) may be sized per configuration.
+	rank := map[int64]int{}
+	for _, j := range base.Jobs {
+		if j.Queue != gen.TypeTask {
+			rank[j.ID] = len(rank)
+		}
+	}
+	keep := map[int]bool{}
+	for id := range both {
+		keep[rank[id]] = true
+	}
 	kept := &workload.Workload{Name: wl.Name + " (admitted by both)", Header: wl.Header, Skipped: wl.Skipped, Records: wl.Records}
+	k := 0
 	for _, j := range wl.Jobs {
-		if j.Queue == gen.TypeTask || both[j.ID] {
+		if j.Queue == gen.TypeTask {
+			kept.Jobs = append(kept.Jobs, j)
+			continue
+		}
+		if keep[k] {
 			kept.Jobs = append(kept.Jobs, j)
 		}
+		k++
 	}
 	return kept, nil
 }
@@ -667,6 +699,12 @@ var metricDefs = []struct {
 	{"pp", extra("pp")},
 	{"tpc", extra("tpc")},
 	{"eta", extra("eta")},
+	{"idle_start", extra("idle_start")},
+	{"task_busy", extra("task_busy")},
+	{"failed", extra("failed")},
+	{"pending_at_failure", extra("pending_at_failure")},
+	{"pending_on_failed", extra("pending_on_failed")},
+	{"failure_time", extra("failure_time")},
 	{"admitted", extra("admitted")},
 	{"imbalance", extra("imbalance")},
 	{"migrated", extra("migrated")},

@@ -64,6 +64,15 @@ type GridParams struct {
 	B2d        float64     `yaml:"deadline_b2"`
 	D1         float64     `yaml:"d1"` // pure migration cost range (s)
 	D2         float64     `yaml:"d2"`
+	// RuntimeLog is the logarithm the runtime hyper-gamma draws: "ln"
+	// (Lublin's model, the default) or "log2". Runtime "paper-log2" is
+	// the reading of the printed tuple (10.74, 37.96, 0.55, 0.37, 0.577)
+	// as shapes a1 = 10.74, a2 = 37.96, scales β1 = 0.55, β2 = 0.37 and
+	// weight p = 0.577 of a hyper-gamma of log2(runtime): means 2^5.9 ≈
+	// 60 s and 2^14.0 ≈ 4.5 h; it sets a1, b1, a2, b2, mix_p and
+	// runtime_log. "lublin" (default) keeps the fields as given.
+	RuntimeLog string `yaml:"runtime_log"`
+	Runtime    string `yaml:"runtime"`
 }
 
 // DefaultGridParams are the defaults described on GridParams: 8 sites of
@@ -75,6 +84,7 @@ func DefaultGridParams() GridParams {
 		SerialProb: 0.21, Pow2Prob: 0.89, ULow: t.ULow, UMed: t.UMed, UHi: t.UHi, UProb: t.UProb,
 		A1: t.A1, B1: t.B1, A2: t.A2, B2: t.B2, PA: t.PA, PB: t.PB, MixP: -1,
 		ArrShape: 8.17, ArrScale: 3.96, S: 1, E1: 1, E2: 2, B1d: 2, B2d: 6, D1: 10, D2: 100,
+		RuntimeLog: "ln", Runtime: "lublin",
 	}
 }
 
@@ -103,6 +113,10 @@ func (p *GridParams) validate() error {
 		}
 	}
 	switch {
+	case p.Runtime != "" && p.Runtime != "lublin" && p.Runtime != "paper-log2":
+		return fmt.Errorf("runtime: want lublin or paper-log2, got %q", p.Runtime)
+	case p.RuntimeLog != "" && p.RuntimeLog != "ln" && p.RuntimeLog != "log2":
+		return fmt.Errorf("runtime_log: want ln or log2, got %q", p.RuntimeLog)
 	case !(p.Alpha >= 1):
 		return fmt.Errorf("alpha: must be >= 1, got %g", p.Alpha)
 	case !(p.SerialProb >= 0 && p.SerialProb <= 1):
@@ -163,6 +177,7 @@ func NewGrid(p GridParams, seed uint64) (*Grid, error) {
 	if err := p.validate(); err != nil {
 		return nil, err
 	}
+	p = paperLog2(p)
 	g := &Grid{
 		p: p, sizeR: sim.Stream(seed, "grid/size"), mixR: sim.Stream(seed, "grid/runtime-mix"),
 		run1:  distuv.Gamma{Alpha: p.A1, Beta: 1 / p.B1, Src: sim.Source(seed, "grid/runtime")},
@@ -230,6 +245,15 @@ func (g *Grid) size() int {
 	return max(1, min(int(math.Round(math.Exp2(x))), int(math.Round(math.Exp2(g.p.UHi)))))
 }
 
+// paperLog2 applies the runtime "paper-log2" reading to p.
+func paperLog2(p GridParams) GridParams {
+	if p.Runtime == "paper-log2" {
+		p.A1, p.B1, p.A2, p.B2, p.MixP, p.RuntimeLog = 10.74, 0.55, 37.96, 0.37, 0.577, "log2"
+	}
+	return p
+}
+
+// logRuntime draws ln(runtime) (a log2 draw is converted).
 func (g *Grid) logRuntime(n int) float64 {
 	p := g.p.MixP
 	if p < 0 {
@@ -241,6 +265,9 @@ func (g *Grid) logRuntime(n int) float64 {
 			l = g.run1.Rand()
 		} else {
 			l = g.run2.Rand()
+		}
+		if g.p.RuntimeLog == "log2" {
+			l *= math.Ln2
 		}
 		if l <= lublinRuntimeCap {
 			return l

@@ -34,18 +34,41 @@ const (
 // 0, runtimes ~ U[task_min, task_max] (5–50), queue TypeTask, each
 // assigned round-robin to a resource when resources > 0 (Site, 0-based;
 // Partition = Site + 1, as the SWF mapping has it).
+//
+// Requests > 0 makes the workload finite: the background, then exactly
+// that many requests (§3.1's reqNumber). BackgroundCover > 0 (needs
+// Requests and Resources) sizes the background from the requests
+// instead of Background: round-robin rounds of tasks until every
+// resource's queue holds at least BackgroundCover × the request horizon
+// (the latest window end) of work, so that a task runs on every resource
+// whenever a window opens, as §3.1 has it ("在每个非预留队列中生成足够多
+// 的……非预留任务,使得在每个预留任务开始执行时,在各个资源上都有正在运行的
+// 非预留任务": each queue holds enough tasks that, whenever a reservation
+// starts, a non-reserved task is running on every resource).
+// DurationAt > 0 fixes the durations at that flexibility's,
+// (1 − duration_at) × the drawn window, and widens the window to
+// duration / (1 − flexibility) (the reading of the OSC experiment, whose
+// durations come from the trace); 0 keeps the drawn window and shrinks
+// the duration to (1 − flexibility) × window.
+// RequestsAtStart submits every request at time 0 (its window unchanged):
+// the reading of figure 13 where all reservations are booked before the
+// resource fails.
 type ReservationParams struct {
-	Lambda       float64 `yaml:"lambda"`
-	BookAheadMin float64 `yaml:"bookahead_min"`
-	BookAheadMax float64 `yaml:"bookahead_max"`
-	WindowMin    float64 `yaml:"window_min"`
-	WindowMax    float64 `yaml:"window_max"`
-	Flexibility  float64 `yaml:"flexibility"`
-	Levels       int     `yaml:"levels"`
-	Background   int     `yaml:"background"`
-	Resources    int     `yaml:"resources"`
-	TaskMin      float64 `yaml:"task_min"`
-	TaskMax      float64 `yaml:"task_max"`
+	Lambda          float64 `yaml:"lambda"`
+	BookAheadMin    float64 `yaml:"bookahead_min"`
+	BookAheadMax    float64 `yaml:"bookahead_max"`
+	WindowMin       float64 `yaml:"window_min"`
+	WindowMax       float64 `yaml:"window_max"`
+	Flexibility     float64 `yaml:"flexibility"`
+	Levels          int     `yaml:"levels"`
+	Background      int     `yaml:"background"`
+	Resources       int     `yaml:"resources"`
+	TaskMin         float64 `yaml:"task_min"`
+	TaskMax         float64 `yaml:"task_max"`
+	Requests        int     `yaml:"requests"`
+	BackgroundCover float64 `yaml:"background_cover"`
+	RequestsAtStart bool    `yaml:"requests_at_start"`
+	DurationAt      float64 `yaml:"duration_at"`
 }
 
 // DefaultReservationParams are seed 000's: λ = 2, flexibility 0.1.
@@ -75,6 +98,16 @@ func (p *ReservationParams) validate() error {
 		return fmt.Errorf("resources: must be >= 0, got %d", p.Resources)
 	case p.WindowMin <= 0:
 		return fmt.Errorf("window_min: must be positive, got %g", p.WindowMin)
+	case !(p.DurationAt >= 0 && p.DurationAt < 1):
+		return fmt.Errorf("duration_at: must be in [0,1), got %g", p.DurationAt)
+	case p.Requests < 0:
+		return fmt.Errorf("requests: must be >= 0, got %d", p.Requests)
+	case !(p.BackgroundCover >= 0) || math.IsInf(p.BackgroundCover, 0):
+		return fmt.Errorf("background_cover: must be >= 0, got %g", p.BackgroundCover)
+	case p.BackgroundCover > 0 && p.Requests == 0:
+		return fmt.Errorf("background_cover: needs requests > 0 (the horizon is the requests' latest window end)")
+	case p.BackgroundCover > 0 && p.TaskMax <= 0:
+		return fmt.Errorf("background_cover: needs task_max > 0")
 	}
 	for _, r := range []struct {
 		lo, hi string
@@ -97,6 +130,8 @@ type Reservations struct {
 	t                 float64
 	id                int64
 	tasks             int
+	requests          int
+	pre               []model.Job // background_cover: the whole workload, drawn up front
 }
 
 // NewReservations validates p and returns a generator for seed.
@@ -104,33 +139,114 @@ func NewReservations(p ReservationParams, seed uint64) (*Reservations, error) {
 	if err := p.validate(); err != nil {
 		return nil, err
 	}
-	return &Reservations{
+	g := &Reservations{
 		p:     p,
 		arr:   distuv.Exponential{Rate: 1 / p.Lambda, Src: sim.Source(seed, "reservations/arrival")},
 		bookR: sim.Stream(seed, "reservations/bookahead"), winR: sim.Stream(seed, "reservations/window"),
 		levR: sim.Stream(seed, "reservations/level"), taskR: sim.Stream(seed, "reservations/task"),
-	}, nil
+	}
+	if p.BackgroundCover > 0 {
+		if p.Resources < 1 {
+			return nil, fmt.Errorf("background_cover: needs resources > 0 (set resources, or the experiment's platform.nodes)")
+		}
+		g.sizeBackground()
+	}
+	return g, nil
 }
+
+// sizeBackground draws the requests first (their streams are their own,
+// so they are the requests the unsized generator would give), then
+// round-robin rounds of tasks until every resource holds BackgroundCover
+// × the horizon of work, and keeps the workload in g.pre.
+func (g *Reservations) sizeBackground() {
+	reqs := make([]model.Job, g.p.Requests)
+	horizon := 0.0
+	for i := range reqs {
+		reqs[i] = g.request()
+		horizon = max(horizon, reqs[i].WindowEnd)
+	}
+	need := g.p.BackgroundCover * horizon
+	work := make([]float64, g.p.Resources)
+	var tasks []model.Job
+	for {
+		short := false
+		for r := range work {
+			if work[r] < need {
+				short = true
+			}
+		}
+		if !short {
+			break
+		}
+		for range work {
+			j := g.task()
+			work[j.Site] += j.Runtime
+			tasks = append(tasks, j)
+		}
+	}
+	g.p.Background = len(tasks)
+	g.pre = append(tasks, reqs...)
+	for i := range g.pre {
+		g.pre[i].ID = int64(i + 1)
+	}
+}
+
+// Done reports whether a finite workload (requests > 0) is exhausted.
+func (g *Reservations) Done() bool {
+	return g.p.Requests > 0 && g.requests >= g.p.Requests
+}
+
+// Background is the number of background tasks (sized or given).
+func (g *Reservations) Background() int { return g.p.Background }
 
 // Next returns the next job.
 func (g *Reservations) Next() model.Job {
-	g.id++
-	if g.tasks < g.p.Background {
-		j := model.NewJob(g.id, 0, uniform(g.taskR, g.p.TaskMin, g.p.TaskMax), 1)
-		j.Estimate = j.Runtime
-		j.Queue = TypeTask
-		if g.p.Resources > 0 {
-			j.Site = g.tasks % g.p.Resources
-			j.Partition = j.Site + 1
+	if g.pre != nil {
+		j := g.pre[g.id]
+		g.id++
+		if j.Queue != TypeTask {
+			g.requests++
 		}
-		g.tasks++
 		return j
 	}
+	if g.tasks < g.p.Background {
+		j := g.task()
+		g.id++
+		j.ID = g.id
+		return j
+	}
+	j := g.request()
+	g.id++
+	j.ID = g.id
+	g.requests++
+	return j
+}
+
+func (g *Reservations) task() model.Job {
+	j := model.NewJob(0, 0, uniform(g.taskR, g.p.TaskMin, g.p.TaskMax), 1)
+	j.Estimate = j.Runtime
+	j.Queue = TypeTask
+	if g.p.Resources > 0 {
+		j.Site = g.tasks % g.p.Resources
+		j.Partition = j.Site + 1
+	}
+	g.tasks++
+	return j
+}
+
+func (g *Reservations) request() model.Job {
 	g.t += g.arr.Rand()
 	book := uniform(g.bookR, g.p.BookAheadMin, g.p.BookAheadMax)
 	win := uniform(g.winR, g.p.WindowMin, g.p.WindowMax)
 	dur := (1 - g.p.Flexibility) * win
-	j := model.NewJob(g.id, g.t, dur, 1)
+	if g.p.DurationAt > 0 {
+		dur = (1 - g.p.DurationAt) * win
+		win = dur / (1 - g.p.Flexibility)
+	}
+	j := model.NewJob(0, g.t, dur, 1)
+	if g.p.RequestsAtStart {
+		j.Submit = 0
+	}
 	j.Estimate = dur
 	j.Queue = TypeReservation
 	j.WindowStart = g.t + book
@@ -157,18 +273,27 @@ func (g *Reservations) Next() model.Job {
 // level is 4 (quad, exactly), 2 (dual, exactly) or 1 (careless, any).
 // The paper calls quad "2 CPUs" and dual "4 CPUs" in one sentence; we
 // read quad = 4, dual = 2.
+//
+// Background says when the non-reserved tasks are queued: "start" (the
+// default) queues every task at the trace's first submit time on its
+// node, as the synthetic set-up queues its tasks at 0 (§3.1: "其余的非预留
+// 任务平均分配到各个节点上", the other, non-reserved tasks are evenly
+// distributed over the nodes); "trace" keeps their trace submit times
+// (the reservations then arrive within days of a 677-day trace, and the
+// nodes are almost idle while they run).
 type TraceReservationParams struct {
 	Fraction    float64 `yaml:"fraction"`
 	Lambda      float64 `yaml:"lambda"`
 	Flexibility float64 `yaml:"flexibility"`
 	QuadNodes   int     `yaml:"quad_nodes"`
 	DualNodes   int     `yaml:"dual_nodes"`
+	Background  string  `yaml:"background"`
 }
 
 // DefaultTraceReservationParams: 10% reservations, λ = 240 s,
 // flexibility 0, OSC's 32 4-CPU and 25 2-CPU nodes.
 func DefaultTraceReservationParams() TraceReservationParams {
-	return TraceReservationParams{Fraction: 0.1, Lambda: 240, QuadNodes: 32, DualNodes: 25}
+	return TraceReservationParams{Fraction: 0.1, Lambda: 240, QuadNodes: 32, DualNodes: 25, Background: "start"}
 }
 
 func (p *TraceReservationParams) validate() error {
@@ -181,6 +306,8 @@ func (p *TraceReservationParams) validate() error {
 		return fmt.Errorf("flexibility: must be in [0,1), got %g", p.Flexibility)
 	case p.QuadNodes < 0 || p.DualNodes < 0 || p.QuadNodes+p.DualNodes < 1:
 		return fmt.Errorf("quad_nodes, dual_nodes: need at least one node and no negative count, got %d and %d", p.QuadNodes, p.DualNodes)
+	case p.Background != "start" && p.Background != "trace" && p.Background != "":
+		return fmt.Errorf("background: want start or trace, got %q", p.Background)
 	}
 	return nil
 }
@@ -223,6 +350,7 @@ func FromTrace(jobs []model.Job, p TraceReservationParams, seed uint64) ([]model
 	if len(jobs) > 0 {
 		t = jobs[0].Submit
 	}
+	t0 := t
 	nodes := p.QuadNodes + p.DualNodes
 	tasks := 0
 	for _, j := range jobs {
@@ -241,6 +369,9 @@ func FromTrace(jobs []model.Job, p TraceReservationParams, seed uint64) ([]model
 			j.Level = [...]int{4, 2, 1}[j.Queue-TypeQuad]
 		} else {
 			j.Queue = TypeTask
+			if p.Background != "trace" {
+				j.Submit = t0
+			}
 			j.Site = tasks % nodes
 			j.Partition = j.Site + 1
 			m := 4

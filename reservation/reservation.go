@@ -35,7 +35,12 @@ const (
 func init() {
 	policy.Register("drrm", "dynamic advance reservations on the resource–reservation graph (seed 000): admit now, bind when the window opens", func(policy.NodeSelector) engine.Policy { return New(DRRM, 1) })
 	policy.Register("srrm-r", "static advance reservations (seed 000): bind at admission to a random feasible resource", func(policy.NodeSelector) engine.Policy { return New(SRRMRandom, 1) })
-	policy.Register("srrm-m", "static advance reservations (seed 000): bind at admission to the resource of least predicted preemption cost", func(policy.NodeSelector) engine.Policy { return New(SRRMMinCost, 1) })
+	policy.Register("srrm-m", "static advance reservations (seed 000): bind at admission to the resource of least predicted preemption cost (predicted from the resource's whole task queue)", func(policy.NodeSelector) engine.Policy { return New(SRRMMinCost, 1) })
+	policy.Register("srrm-m-running", "srrm-m with the plainer predictor: only the task running at admission is looked at", func(policy.NodeSelector) engine.Policy {
+		p := New(SRRMMinCost, 1)
+		p.pred = PredictRunning
+		return p
+	})
 }
 
 type resv struct {
@@ -48,9 +53,23 @@ type resv struct {
 	failed   bool
 }
 
+// Predictor is m_schedule's preemption-cost predictor.
+type Predictor int
+
+const (
+	// PredictQueue lays out the resource's whole task queue (the running
+	// task, then the queued ones in order, each for its expected runtime,
+	// cut and restarted by the reservations already bound there) and
+	// predicts the task running at the reservation's start.
+	PredictQueue Predictor = iota
+	// PredictRunning looks only at the task running at admission.
+	PredictRunning
+)
+
 // Policy schedules tasks and reservations.
 type Policy struct {
 	mech  Mechanism
+	pred  Predictor
 	seed  uint64
 	g     *rrg.Graph
 	tasks [][]*engine.Job // FIFO of tasks per resource
@@ -65,11 +84,24 @@ type Policy struct {
 
 	requests, admitted, preempting, failedN int
 	cost                                    float64
+	// idleStarts counts reservations that started on a resource with no
+	// non-reserved work left (none running, none queued): the set-up
+	// check of §3.1 (a task runs whenever a reservation starts).
+	idleStarts int
+	// pendingAtFailure counts the admitted reservations not yet ended
+	// when the first resource failed (−1: no failure).
+	pendingAtFailure, pendingOnFailed int
+	// busySum sums, over the requests, the fraction of the resources not
+	// running a reservation that run a non-reserved task when the request
+	// arrives (Poisson arrivals: the mean is the time-average background
+	// load over the request period; 1 when reservations hold them all).
+	busySum  float64
+	failedAt float64
 }
 
 // New returns a reservation policy; seed drives r_schedule's choices.
 func New(m Mechanism, seed uint64) *Policy {
-	return &Policy{mech: m, seed: seed, g: rrg.New(), byJob: map[int32]*resv{}}
+	return &Policy{mech: m, seed: seed, g: rrg.New(), byJob: map[int32]*resv{}, pendingAtFailure: -1}
 }
 
 // SetSeed sets the seed of r_schedule's random choices.
@@ -113,6 +145,19 @@ func (p *Policy) Notify(v *engine.View, n engine.Notice) {
 			return
 		}
 		p.requests++
+		busy, held := 0, 0
+		for _, t := range v.Running() {
+			if IsReservation(t) {
+				held++
+			} else {
+				busy++
+			}
+		}
+		if free := v.NumNodes() - held; free > 0 {
+			p.busySum += float64(busy) / float64(free)
+		} else {
+			p.busySum++
+		}
 		p.admit(v, j)
 	case engine.NoticeTimer:
 		if r, ok := p.byJob[int32(n.Tag)]; ok && r.job.State == engine.Queued && !r.failed {
@@ -136,6 +181,17 @@ func (p *Policy) Notify(v *engine.View, n engine.Notice) {
 		}
 		p.tasks[j.Site] = append([]*engine.Job{j}, p.tasks[j.Site]...)
 	case engine.NoticeNodeDown:
+		if p.pendingAtFailure < 0 {
+			p.pendingAtFailure, p.failedAt = 0, v.Now()
+			for _, r := range p.byJob {
+				if !r.failed && !r.job.State.Terminal() {
+					p.pendingAtFailure++
+					if r.res == n.Node {
+						p.pendingOnFailed++
+					}
+				}
+			}
+		}
 		if p.mech == DRRM {
 			for _, q := range p.g.FailResource(n.Node) {
 				for _, r := range p.byJob {
@@ -263,7 +319,15 @@ func (p *Policy) srrmChoose(v *engine.View, j *engine.Job) (int, float64, bool) 
 		if !ok {
 			continue
 		}
-		cs = append(cs, cand{res: res, start: start, cost: p.predictCost(v, res, start)})
+		var c float64
+		if p.mech == SRRMMinCost {
+			if p.pred == PredictRunning {
+				c = p.predictCost(v, res, start)
+			} else {
+				c = p.predictQueue(v, res, start, j)
+			}
+		}
+		cs = append(cs, cand{res: res, start: start, cost: c})
 	}
 	if len(cs) == 0 {
 		return 0, 0, false
@@ -294,6 +358,94 @@ func (p *Policy) predictCost(v *engine.View, res int, start float64) float64 {
 			}
 			return 0
 		}
+	}
+	return 0
+}
+
+// predictQueue is m_schedule's prediction from the resource's whole
+// queue (the tasks are known in §3.1's synthetic set-up, and [15] of the
+// paper predicts "根据每个资源上当前运行作业的剩余运行时间以及该资源的作业队列
+// 长度": from the running job's remaining time and the queue): the running
+// task, then the queued tasks in order, each for its expected runtime; a
+// reservation already bound to the resource occupies its interval, and a
+// task it meets is cut and restarts after it. If a task is predicted to
+// run at start, the cost is w · (start − its start), unless it ends within
+// the request's slack (by lt − dur: the reservation waits for it, as open
+// does), when it is 0; an idle resource costs 0.
+func (p *Policy) predictQueue(v *engine.View, res int, start float64, j *engine.Job) float64 {
+	type iv struct{ a, b float64 }
+	var blocks []iv
+	for _, r := range p.srrm[res] {
+		if r.failed || r.job.State.Terminal() {
+			continue
+		}
+		a := r.start
+		if r.job.State == engine.Running {
+			a = r.job.Start
+		}
+		if a < start {
+			blocks = append(blocks, iv{a, a + r.job.Runtime})
+		}
+	}
+	sort.Slice(blocks, func(a, b int) bool { return blocks[a].a < blocks[b].a })
+	w := v.Node(res).Cost
+	latest := j.WindowEnd - j.Runtime
+	now := v.Now()
+	t := now
+	queue := p.tasks[res]
+	// cur: the task on the resource (est and its start), if any.
+	var curEst, curStart float64
+	have := false
+	if rt := p.runningTask(v, res); rt != nil {
+		curEst, curStart, have = rt.Est, rt.Start, true
+	}
+	qi, bi := 0, 0
+	var back float64 // a task cut by a bound reservation restarts first
+	hasBack := false
+	for steps := 0; steps < 1<<20; steps++ {
+		for bi < len(blocks) && blocks[bi].b <= t {
+			bi++
+		}
+		if bi < len(blocks) && blocks[bi].a <= t {
+			if start < blocks[bi].b {
+				return 0 // a reservation holds the resource at start
+			}
+			t = blocks[bi].b
+			bi++
+			continue
+		}
+		if !have && hasBack {
+			curEst, curStart, have, hasBack = back, t, true, false
+		}
+		if !have {
+			if qi >= len(queue) {
+				return 0 // no work left: idle at start
+			}
+			curEst, curStart, have = queue[qi].Est, t, true
+			qi++
+		}
+		end := curStart + curEst
+		next := math.Inf(1)
+		if bi < len(blocks) {
+			next = blocks[bi].a
+		}
+		if start < next && start < end {
+			if start < curStart {
+				return 0
+			}
+			if end <= latest {
+				return 0
+			}
+			return w * (start - curStart)
+		}
+		if next < end {
+			// A bound reservation cuts the task: it restarts after it.
+			t = next
+			back, hasBack, have = curEst, true, false
+			continue
+		}
+		t = end
+		have = false
 	}
 	return 0
 }
@@ -430,8 +582,12 @@ func (p *Policy) Schedule(v *engine.View, plan *engine.Plan) {
 				continue
 			}
 			if v.NodeFree(res) > 0 && r.job.State == engine.Queued && !r.failed {
+				idle := p.runningTask(v, res) == nil && len(p.tasks[res]) == 0
 				if plan.Start(r.job, engine.Alloc{{First: int32(res), Count: 1, PEs: 1}}) == nil {
 					r.waiting = false
+					if idle {
+						p.idleStarts++
+					}
 				}
 			}
 			continue
@@ -462,10 +618,18 @@ func (p *Policy) Extra() map[string]float64 {
 	m := map[string]float64{"requests": float64(p.requests), "admitted": float64(p.admitted), "tpc": p.cost}
 	if p.requests > 0 {
 		m["ap"] = float64(p.admitted) / float64(p.requests)
+		m["task_busy"] = p.busySum / float64(p.requests)
 	}
 	if p.admitted > 0 {
 		m["pp"] = float64(p.preempting) / float64(p.admitted)
 		m["eta"] = float64(p.failedN) / float64(p.admitted)
+		m["idle_start"] = float64(p.idleStarts) / float64(p.admitted)
+	}
+	if p.pendingAtFailure >= 0 {
+		m["failed"] = float64(p.failedN)
+		m["pending_at_failure"] = float64(p.pendingAtFailure)
+		m["pending_on_failed"] = float64(p.pendingOnFailed)
+		m["failure_time"] = p.failedAt
 	}
 	return m
 }

@@ -47,6 +47,9 @@ func TestInvariants(t *testing.T) {
 			refused += c[1]
 			preempting += c[2]
 		}
+		old := New(SRRMMinCost, 7)
+		old.pred = PredictRunning
+		checkPolicy(rt, old, p, jobs)
 	})
 }
 
@@ -93,7 +96,11 @@ func TestInvariantsTrace(t *testing.T) {
 // checkRun runs mechanism m and checks the invariants; it returns the
 // admitted, refused and preempting counts.
 func checkRun(rt *rapid.T, m Mechanism, p *model.Platform, jobs []model.Job) [3]int {
-	pol := New(m, 7)
+	return checkPolicy(rt, New(m, 7), p, jobs)
+}
+
+func checkPolicy(rt *rapid.T, pol *Policy, p *model.Platform, jobs []model.Job) [3]int {
+	m := pol.mech
 	e := engine.New(p, jobs, pol, engine.Options{})
 	if err := e.Run(); err != nil {
 		rt.Fatalf("%s: %v", m, err)
@@ -175,6 +182,112 @@ func TestFailureReplanning(t *testing.T) {
 		j := e.Jobs()[0]
 		if c.eta == 0 && (j.State != engine.Completed || j.Alloc.String() != "1" || j.Start != 50) {
 			t.Errorf("%s: reservation %s on %q at %g, want completed on resource 1 at 50", c.m, j.State, j.Alloc, j.Start)
+		}
+	}
+}
+
+// TestPredictQueue (seed 000 §3.1: m_schedule binds a request to "将会导致
+// 最小抢占代价的候选资源", the candidate that will cause the least
+// preemption cost; the paper's [15] predicts a resource's availability
+// from the running job's remaining time and its queue). Two resources,
+// both busy from 0: resource 0 runs a 10 s task, then a 100 s one;
+// resource 1 an 18 s task, then a 100 s one. A request made at 1 for
+// the window [20, 25] (duration 5, no slack). Looking at the running
+// tasks only, resource 0 is free at 20 (its task ends at 10) and resource
+// 1 is not (cost 19 predicted): the plain predictor binds to resource 0,
+// where the 100 s task started at 10 is preempted at 20 (cost 10). The
+// whole queue shows that resource 0 will run that task (cost 10) and
+// resource 1 a task started at 18 (cost 2): the queue-aware predictor
+// binds to resource 1, cost 2.
+func TestPredictQueue(t *testing.T) {
+	p := model.Uniform("r", 2, 1)
+	for i := range p.Nodes {
+		p.Nodes[i].Capability, p.Nodes[i].Cost = 1, 1
+	}
+	task := func(id int64, site int, rt float64) model.Job {
+		j := model.NewJob(id, 0, rt, 1)
+		j.Estimate, j.Queue, j.Site = rt, gen.TypeTask, site
+		return j
+	}
+	r := model.NewJob(5, 1, 5, 1)
+	r.Queue, r.WindowStart, r.WindowEnd, r.Level, r.Estimate = gen.TypeReservation, 20, 25, 1, 5
+	jobs := []model.Job{task(1, 0, 10), task(2, 1, 18), task(3, 0, 100), task(4, 1, 100), r}
+	for _, c := range []struct {
+		pred Predictor
+		res  string
+		tpc  float64
+	}{{PredictQueue, "1", 2}, {PredictRunning, "0", 10}} {
+		pol := New(SRRMMinCost, 1)
+		pol.pred = c.pred
+		e := engine.New(p, jobs, pol, engine.Options{})
+		if err := e.Run(); err != nil {
+			t.Fatal(err)
+		}
+		j := e.Jobs()[4]
+		ex := pol.Extra()
+		if j.State != engine.Completed || j.Alloc.String() != c.res || j.Start != 20 || ex["tpc"] != c.tpc || ex["pp"] != 1 {
+			t.Errorf("predictor %d: reservation %s on %q at %g, %v; want resource %s at 20, TPC %g", c.pred, j.State, j.Alloc, j.Start, ex, c.res, c.tpc)
+		}
+		if ex["idle_start"] != 0 {
+			t.Errorf("predictor %d: idle_start %g, want 0 (a task runs on both resources at 20)", c.pred, ex["idle_start"])
+		}
+	}
+}
+
+// TestIdleStart: a reservation on a resource whose queue is empty counts
+// as an idle start (the set-up check of §3.1: a task should run whenever
+// a reservation starts).
+func TestIdleStart(t *testing.T) {
+	p := model.Uniform("r", 1, 1)
+	p.Nodes[0].Capability, p.Nodes[0].Cost = 1, 1
+	tk := model.NewJob(1, 0, 10, 1)
+	tk.Estimate, tk.Queue, tk.Site = 10, gen.TypeTask, 0
+	mk := func(id int64, et float64) model.Job {
+		r := model.NewJob(id, 0, 5, 1)
+		r.Queue, r.WindowStart, r.WindowEnd, r.Level, r.Estimate = gen.TypeReservation, et, et+5, 1, 5
+		return r
+	}
+	for _, m := range []Mechanism{DRRM, SRRMRandom, SRRMMinCost} {
+		pol := New(m, 1)
+		e := engine.New(p, []model.Job{tk, mk(2, 5), mk(3, 30)}, pol, engine.Options{})
+		if err := e.Run(); err != nil {
+			t.Fatal(err)
+		}
+		// The first preempts the task (not idle); the second starts at 30
+		// with the task done: idle. 1 of 2.
+		if ex := pol.Extra(); ex["idle_start"] != 0.5 || ex["admitted"] != 2 {
+			t.Errorf("%s: %v, want idle_start 0.5 of 2 admitted", m, ex)
+		}
+	}
+}
+
+// TestIdleStartCatchesShortBackground: the former experiment 2 set-up
+// (600 background tasks on 10 resources, λ = 20, 200 requests: about
+// 1,650–2,750 s of work per resource while requests arrive until about
+// t = 4,000) lets reservations start on resources with no task left —
+// idle_start sees it — and background_cover = 1.25 does not.
+func TestIdleStartCatchesShortBackground(t *testing.T) {
+	p := model.Uniform("r", 10, 1)
+	for i := range p.Nodes {
+		p.Nodes[i].Capability, p.Nodes[i].Cost = 1+i%5, 1
+	}
+	for _, c := range []struct {
+		cover  float64
+		lo, hi float64
+	}{{0, 0.2, 1}, {1.25, 0, 0}} {
+		params := gen.DefaultReservationParams()
+		params.Lambda, params.Background, params.Resources, params.Requests, params.BackgroundCover = 20, 600, 10, 200, c.cover
+		g, err := gen.NewReservations(params, 3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		jobs := gen.Take(g, 1<<20)
+		pol := New(DRRM, 1)
+		if err := engine.New(p, jobs, pol, engine.Options{}).Run(); err != nil {
+			t.Fatal(err)
+		}
+		if v := pol.Extra()["idle_start"]; v < c.lo || v > c.hi {
+			t.Errorf("background_cover %g (%d jobs): idle_start %g, want in [%g, %g]", c.cover, len(jobs), v, c.lo, c.hi)
 		}
 	}
 }

@@ -297,6 +297,13 @@ func (g *Graph) DeleteEdge(q *Reservation, option func(id int) Option) (Binding,
 		delete(g.edges[m], b.Resource)
 	}
 	q.Bound = b.Resource
+	// Line 5 (q.et := q.et + et_kj − pt_kj) is not applied to the graph:
+	// the put-off start is b.Start, kept by the mechanism. Moving q.et
+	// (and q in Q) makes q leave α(x) of every request x whose et lies
+	// between q's old et and its new start, so inequality (1) for x no
+	// longer counts q while q holds its resource in x's window; the
+	// property test of package reservation then finds admitted
+	// reservations that no resource can take (docs/reservations.md).
 	return b, nil
 }
 

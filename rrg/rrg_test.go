@@ -174,6 +174,11 @@ func TestDeleteEdge(t *testing.T) {
 	if g.Deg(q) != 1 || g.Edge(later, 1) {
 		t.Errorf("edges not cut: deg(q) %d, later–r1 %v", g.Deg(q), g.Edge(later, 1))
 	}
+	// Line 5 (q.et := q.et + et_kj − pt_kj) is kept in the binding's
+	// Start, not in the graph (see DeleteEdge): q.ET stays 10.
+	if q.ET != 10 || g.Reservations()[0] != q {
+		t.Errorf("after the delay: q.ET %g, Q %v", q.ET, g.Reservations())
+	}
 	// Both tasks too long: least cost w·pt: r1 2·3 = 6 vs r2 1·8 = 8.
 	g2 := New()
 	g2.AddResource(Resource{ID: 1, Level: 1, Cost: 2})
