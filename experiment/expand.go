@@ -572,6 +572,7 @@ var metricDefs = []struct {
 	{"jobs", func(s *metrics.Summary) float64 { return float64(s.Jobs) }},
 	{"killed", func(s *metrics.Summary) float64 { return float64(s.Killed) }},
 	{"mean_qos", extra("mean_qos")},
+	{"mean_qos_alel", extra("mean_qos_alel")},
 	{"ap", extra("ap")},
 	{"pp", extra("pp")},
 	{"tpc", extra("tpc")},
