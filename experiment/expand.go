@@ -167,7 +167,7 @@ func (c *Config) Resolve(s *Spec) (*RunConfig, error) {
 	if s.Hierarchy != nil {
 		h := *s.Hierarchy
 		h.Weights = maps.Clone(h.Weights)
-		if h.Tree != "" && h.Tree != "paper109" {
+		if h.Tree != "" && h.Tree != "paper109" && h.Tree != "paper109-single" {
 			h.Tree = s.resolvePath(h.Tree, false)
 		}
 		rc.Hierarchy = &h
