@@ -658,3 +658,21 @@ func TestLeafProfArrivalOrder(t *testing.T) {
 		t.Errorf("a 1-processor job queued behind a blocked 2-processor one starts at %g, before it (100)", s)
 	}
 }
+
+// TestPaper109Single: the literal setting's tree — 109 nodes of one CPU
+// in paper109's six leaves, equal speeds at h = 0.
+func TestPaper109Single(t *testing.T) {
+	h := 0.0
+	tr, err := Open("paper109-single", &h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tr.Platform.Nodes) != 109 || tr.Root.PEs != 109 || len(tr.Leaves) != 6 {
+		t.Fatalf("%d nodes, %d processors, %d leaves; want 109, 109, 6", len(tr.Platform.Nodes), tr.Root.PEs, len(tr.Leaves))
+	}
+	for _, n := range tr.Platform.Nodes {
+		if n.PEs != 1 || n.Speed != 1 {
+			t.Fatalf("node %s: %d PEs, speed %g; want 1 and 1", n.Name, n.PEs, n.Speed)
+		}
+	}
+}

@@ -3,6 +3,8 @@ package unstable
 import (
 	"testing"
 
+	"pgregory.net/rapid"
+
 	"github.com/gridsched/gridsched/engine"
 	. "github.com/gridsched/gridsched/internal/simtest"
 	"github.com/gridsched/gridsched/model"
@@ -91,4 +93,43 @@ func TestFirstBackfillsOne(t *testing.T) {
 			t.Errorf("%s: J3 %g (want %g), J4 %g (want %g), J2 %g (want 100)\n%s", c.name, s[3], c.j3, s[4], c.j4, s[2], Gantt(e, 10))
 		}
 	}
+}
+
+// TestSingleBackfillProperty (§2.4, random workloads): every job
+// completes, none starts before its submission, and a job that did not
+// start when it arrived starts no earlier than every job submitted
+// before it (waiting jobs are only ever started as the queue head).
+func TestSingleBackfillProperty(t *testing.T) {
+	rapid.Check(t, func(rt *rapid.T) {
+		nodes := rapid.IntRange(1, 6).Draw(rt, "nodes")
+		p := model.Uniform("u", nodes, 2)
+		n := rapid.IntRange(1, 30).Draw(rt, "n")
+		var jobs []model.Job
+		at := 0.0
+		for i := range n {
+			at += float64(rapid.IntRange(0, 20).Draw(rt, "gap"))
+			run := float64(rapid.IntRange(1, 100).Draw(rt, "run"))
+			j := model.NewJob(int64(i+1), at, run, rapid.IntRange(1, 2*nodes).Draw(rt, "procs"))
+			j.Estimate = run + float64(rapid.IntRange(0, 50).Draw(rt, "slack"))
+			jobs = append(jobs, j)
+		}
+		e := engine.New(p, jobs, NewSingleBackfill(policy.FirstFit{}, "arrival"), engine.Options{})
+		if err := e.Run(); err != nil {
+			rt.Fatal(err)
+		}
+		js := e.Jobs()
+		for _, b := range js {
+			if b.State != engine.Completed || b.Start < b.Submit {
+				rt.Fatalf("job %d: state %v, submit %g, start %g", b.ID, b.State, b.Submit, b.Start)
+			}
+			if b.Start == b.Submit {
+				continue
+			}
+			for _, a := range js {
+				if a.Index < b.Index && a.Start > b.Start {
+					rt.Fatalf("job %d waited (submit %g) and started at %g, before job %d submitted earlier (start %g)", b.ID, b.Submit, b.Start, a.ID, a.Start)
+				}
+			}
+		}
+	})
 }
