@@ -42,6 +42,12 @@ func TestSeed001QuickExperiments(t *testing.T) {
 			t.Errorf("literal %s: %v", r.ConfigID, r.Metrics)
 		}
 	}
+	// Sequential jobs on paper109 (one heterogeneity at quick scale).
+	for _, r := range quickRows(t, "hierarchical-sequential") {
+		if r.Metrics["makespan"] <= 0 {
+			t.Errorf("sequential %s: %v", r.ConfigID, r.Metrics)
+		}
+	}
 	// The monitor: standby managers are brought in (activations) and,
 	// with under-estimates and a factor, jobs are re-dispatched.
 	for _, r := range quickRows(t, "hierarchical-monitor") {
