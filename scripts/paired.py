@@ -114,12 +114,14 @@ def main():
     head += ["%s %s" % (a.metric, a.worse), "%s %s" % (a.metric, a.better), "relative effect", "point"]
     print("| " + " | ".join(head) + " |")
     print("|" + "---|" * len(head))
+    ns = set()
     for key in order:
         g = groups[key]
         if a.better not in g or a.worse not in g:
             continue
         b, w = g[a.better], g[a.worse]
         reps = sorted(set(b) & set(w), key=int)
+        ns.add(len(reps))
         bm = [num(b[k], a.metric) for k in reps]
         wm = [num(w[k], a.metric) for k in reps]
         rel = [(x - y) / y for x, y in zip(bm, wm) if y != 0 and not math.isnan(x) and not math.isnan(y)]
@@ -147,8 +149,9 @@ def main():
         line += ["%s ± %s" % (fmt(mw), fmt(hw)), "%s ± %s" % (fmt(mb), fmt(hb)),
                  "%+.2f%% ± %.2f%%" % (100 * mr, 100 * hr) if not math.isnan(hr) else "%+.2f%%" % (100 * mr), point]
         print("| " + " | ".join(line) + " |")
-    print("\n(n = %d replications per point; ± = 95%% CI half-width; relative effect = (%s − %s) / %s per replication)"
-          % (len(reps), a.better, a.worse, a.worse))
+    nr = "%d" % min(ns) if len(ns) == 1 else "%d–%d" % (min(ns), max(ns))
+    print("\n(n = %s replications per point; ± = 95%% CI half-width; relative effect = (%s − %s) / %s per replication)"
+          % (nr, a.better, a.worse, a.worse))
 
 
 if __name__ == "__main__":
