@@ -168,7 +168,7 @@ func (c *Config) Resolve(s *Spec) (*RunConfig, error) {
 	if s.Hierarchy != nil {
 		h := *s.Hierarchy
 		h.Weights = maps.Clone(h.Weights)
-		if h.Tree != "" && h.Tree != "paper109" {
+		if h.Tree != "" && h.Tree != "paper109" && h.Tree != "paper109-single" {
 			h.Tree = s.resolvePath(h.Tree, false)
 		}
 		rc.Hierarchy = &h
@@ -695,6 +695,7 @@ var metricDefs = []struct {
 	{"jobs", func(s *metrics.Summary) float64 { return float64(s.Jobs) }},
 	{"killed", func(s *metrics.Summary) float64 { return float64(s.Killed) }},
 	{"mean_qos", extra("mean_qos")},
+	{"mean_qos_alel", extra("mean_qos_alel")},
 	{"ap", extra("ap")},
 	{"pp", extra("pp")},
 	{"tpc", extra("tpc")},

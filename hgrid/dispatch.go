@@ -67,7 +67,7 @@ func (p *Policy) statLeaf(_ *engine.View, j *engine.Job) int {
 // leastLoaded is the plain baseline with fresh information: the eligible
 // leaf of least mean node load now (the first of equals).
 func (p *Policy) leastLoaded(v *engine.View, j *engine.Job) int {
-	idx, _, _, _ := p.freshOf(v, -1, false)
+	idx, _ := p.freshOf(v, -1, false)
 	best, bl := -1, math.Inf(1)
 	for k, l := range p.t.Leaves {
 		if !p.eligible(k, j) {
@@ -82,9 +82,10 @@ func (p *Policy) leastLoaded(v *engine.View, j *engine.Job) int {
 
 // ect is job j's expected completion time on leaf k from the reported
 // processor free times (its estimate at the leaf's speed, after its
-// migration cost).
+// migration cost), started no earlier than the jobs queued there before
+// it (the leaf is FCFS).
 func (p *Policy) ect(now float64, j *engine.Job, k int) float64 {
-	return completion(p.repAvail[k], j.Procs, now+p.MigrationCost(j, k), j.Est/p.t.Leaves[k].Speed)
+	return p.view.avail[k].start(j.Procs, now+p.MigrationCost(j, k)) + j.SchedEstimate()/p.t.Leaves[k].Speed
 }
 
 // fastestLeaf is the eligible leaf of least expected completion time.

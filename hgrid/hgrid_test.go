@@ -529,3 +529,150 @@ func TestRedispatchSlow(t *testing.T) {
 		t.Errorf("without re-dispatch job 3 starts at %g, want 1000", j3.Start)
 	}
 }
+
+// capture wraps the grid policy and keeps, after the last scheduling
+// pass at time at, the dispatcher's reported indices and the true ones.
+type capture struct {
+	*Policy
+	at        float64
+	rep, true []Indices
+}
+
+func (c *capture) Schedule(v *engine.View, plan *engine.Plan) {
+	c.Policy.Schedule(v, plan)
+	if v.Now() == c.at {
+		c.rep = append([]Indices(nil), c.Policy.rep...)
+		c.true, _ = c.Policy.fresh(v)
+	}
+}
+
+// TestViewBetweenReports (§2.2.1, issue 16 item 9): between reports the
+// dispatcher works on the last report plus every job it dispatched since
+// (the grid manager knows what it sent). Reports at 30, 60, …; four jobs
+// arrive at 31 on an idle grid: right after the leaves start what they
+// can, every load index of every node in the dispatcher's tables (cpu,
+// mem, queue, backlog, speed) equals the true one, though no report came
+// in between. (Before the fix only the queue index followed dispatches:
+// cpu and backlog stayed at the idle report's 0.)
+func TestViewBetweenReports(t *testing.T) {
+	tr, _ := small(t, Params{})
+	p := DefaultParams()
+	p.Weights = Weights{"cpu": 0.3, "mem": 0.1, "queue": 0.2, "backlog": 0.3, "speed": 0.1}
+	pol, err := New(tr, "stat", p, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var jobs []model.Job
+	for i, x := range [][2]float64{{2, 3600}, {4, 1000}, {1, 500}, {2, 200}, {1, 7200}} {
+		j := model.NewJob(int64(i+1), 31, x[1], int(x[0]))
+		j.Estimate = x[1]
+		jobs = append(jobs, j)
+	}
+	c := &capture{Policy: pol, at: 31}
+	e := engine.New(tr.Platform, jobs, c, engine.Options{Overrun: engine.OverrunExtend})
+	if err := e.Run(); err != nil {
+		t.Fatal(err)
+	}
+	if c.rep == nil {
+		t.Fatal("no scheduling pass at 31")
+	}
+	busy, queued := false, false
+	for n := range c.rep {
+		for i, name := range IndexNames {
+			if math.Abs(c.rep[n][i]-c.true[n][i]) > 1e-12 {
+				t.Errorf("node %d, index %s: dispatcher's view %g, true %g", n, name, c.rep[n][i], c.true[n][i])
+			}
+		}
+		busy = busy || c.true[n][idxCPU] > 0
+		queued = queued || c.true[n][idxQueue] > 0
+	}
+	if !busy || !queued {
+		t.Errorf("the case should have busy nodes (%v) and a queue (%v)", busy, queued)
+	}
+}
+
+// TestPredictedStarts (issue 16 item 12): the completion-time model that
+// MinMin and the ant colony decide on is the leaves' own FCFS: with exact
+// estimates, no migration cost and no failures, every job starts exactly
+// when the dispatcher's tables said it would when it was dispatched, on
+// leaves of different speeds, for every dispatcher (the tables are booked
+// by all of them).
+func TestPredictedStarts(t *testing.T) {
+	tr, err := Build(TreeSpec{Domains: []DomainSpec{
+		{Name: "slow", Nodes: []NodeGroup{{Count: 3, PEs: 2, Speed: 0.5}}},
+		{Name: "mid", Domains: []DomainSpec{
+			{Name: "m1", Nodes: []NodeGroup{{Count: 4, Speed: 1}}},
+			{Name: "m2", Nodes: []NodeGroup{{Count: 2, PEs: 4, Speed: 1.5}}},
+		}},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rapid.Check(t, func(rt *rapid.T) {
+		n := rapid.IntRange(1, 40).Draw(rt, "n")
+		var jobs []model.Job
+		at := 0.0
+		for i := range n {
+			at += float64(rapid.IntRange(0, 40).Draw(rt, "gap"))
+			run := float64(rapid.IntRange(1, 300).Draw(rt, "run"))
+			j := model.NewJob(int64(i+1), at, run, rapid.IntRange(1, 6).Draw(rt, "procs"))
+			j.Estimate = run
+			jobs = append(jobs, j)
+		}
+		disp := rapid.SampledFrom([]string{"minmin", "stat", "aco"}).Draw(rt, "disp")
+		p := DefaultParams()
+		p.Period = float64(rapid.IntRange(5, 60).Draw(rt, "period"))
+		e, pol := run(t, tr, disp, p, jobs)
+		// The engine runs a job at the slowest speed it gets: est / speed.
+		for _, pl := range pol.Log {
+			j := e.Jobs()[pl.Job.Index]
+			if want := pl.At + pl.Wait; math.Abs(j.Start-want) > 1e-6 {
+				rt.Fatalf("%s: job %d (%d procs) dispatched at %g to %s, predicted start %g, started %g",
+					disp, j.ID, j.Procs, pl.At, tr.Leaves[pl.Leaf].Name, want, j.Start)
+			}
+		}
+	})
+}
+
+// TestLeafProfArrivalOrder (issue 16 item 12): a job dispatched later
+// with no migration cost arrives at the leaf before one still in transit
+// and starts ahead of it (FCFS by arrival). Leaf of 2 processors free at
+// 0: A (2 procs, 10 s) arrives at 50; B (2 procs, 20 s), dispatched after
+// A, arrives at 0 → B runs 0–20 and A 50–60, not A 50–60 then B 60–80.
+func TestLeafProfArrivalOrder(t *testing.T) {
+	l := newLeafProf([]float64{0, 0})
+	if s := l.book(2, 50, 10); s != 50 {
+		t.Fatalf("A starts at %g, want 50", s)
+	}
+	if s := l.start(2, 0); s != 0 {
+		t.Errorf("B (arrives at 0, before A) starts at %g, want 0", s)
+	}
+	l.book(2, 0, 20)
+	if s := l.start(1, 55); s != 60 {
+		t.Errorf("a 1-processor job arriving at 55 starts at %g, want 60 (after A, which arrived first)", s)
+	}
+	// FCFS: nothing that arrives after a blocked wide job starts before it.
+	l = newLeafProf([]float64{0, 100})
+	l.book(2, 0, 10) // starts at 100
+	if s := l.start(1, 1); s < 100 {
+		t.Errorf("a 1-processor job queued behind a blocked 2-processor one starts at %g, before it (100)", s)
+	}
+}
+
+// TestPaper109Single: the literal setting's tree — 109 nodes of one CPU
+// in paper109's six leaves, equal speeds at h = 0.
+func TestPaper109Single(t *testing.T) {
+	h := 0.0
+	tr, err := Open("paper109-single", &h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tr.Platform.Nodes) != 109 || tr.Root.PEs != 109 || len(tr.Leaves) != 6 {
+		t.Fatalf("%d nodes, %d processors, %d leaves; want 109, 109, 6", len(tr.Platform.Nodes), tr.Root.PEs, len(tr.Leaves))
+	}
+	for _, n := range tr.Platform.Nodes {
+		if n.PEs != 1 || n.Speed != 1 {
+			t.Fatalf("node %s: %d PEs, speed %g; want 1 and 1", n.Name, n.PEs, n.Speed)
+		}
+	}
+}

@@ -119,11 +119,82 @@ func Pick(loads, variances []float64) int {
 	return best
 }
 
-// leafAvail returns the times at which each processor of a leaf becomes
-// free, ascending, given the expected ends of its running jobs (one entry
-// per processor they hold), its free processors at now, and its queue
-// (processors, expected duration) started in FCFS order.
-func leafAvail(now float64, busyEnds []float64, free int, queue [][2]float64) []float64 {
+// leafProf is what the dispatcher expects of a leaf's processors: their
+// free times at the last report (base, ascending) and the jobs booked
+// since, each ready (arrived at the leaf) at a time. A leaf manager starts
+// its queue strictly in order of arrival (the head blocks the rest), so
+// the expected free times replay the bookings in order of readiness (the
+// order of dispatch among equals): a job dispatched later but arriving
+// sooner (a smaller migration cost) goes ahead of one still in transit.
+// Booked in that order, each job starts at max(ready, n-th earliest free
+// time), which is never before the start of a job that arrived earlier
+// (the taken processors end later, the others were free later): the
+// leaf's FCFS order holds.
+type leafProf struct {
+	base  []float64
+	books []booking
+	av    []float64 // base with every booking replayed
+}
+
+type booking struct {
+	ready, dur float64
+	n          int
+}
+
+func newLeafProf(base []float64) leafProf {
+	return leafProf{base: base, av: append([]float64(nil), base...)}
+}
+
+// start is the expected start of a job of n processors arriving at the
+// leaf at ready (after the jobs that arrive by then); +Inf if the leaf
+// has fewer than n processors.
+func (l *leafProf) start(n int, ready float64) float64 {
+	if n > len(l.base) || n < 1 {
+		return math.Inf(1)
+	}
+	if len(l.books) == 0 || l.books[len(l.books)-1].ready <= ready {
+		return max(ready, l.av[n-1])
+	}
+	av := append([]float64(nil), l.base...)
+	for _, b := range l.books {
+		if b.ready > ready {
+			break
+		}
+		placeOn(av, b.n, b.ready, b.dur)
+	}
+	return max(ready, av[n-1])
+}
+
+// book records a job of n processors arriving at ready for dur and
+// returns its expected start (+Inf, booking nothing, if the leaf is too
+// small).
+func (l *leafProf) book(n int, ready, dur float64) float64 {
+	s := l.start(n, ready)
+	if math.IsInf(s, 1) {
+		return s
+	}
+	i := len(l.books)
+	for i > 0 && l.books[i-1].ready > ready {
+		i--
+	}
+	l.books = append(l.books, booking{})
+	copy(l.books[i+1:], l.books[i:])
+	l.books[i] = booking{ready: ready, dur: dur, n: n}
+	if i == len(l.books)-1 {
+		placeOn(l.av, n, ready, dur)
+		return s
+	}
+	l.av = append(l.av[:0], l.base...)
+	for _, b := range l.books {
+		placeOn(l.av, b.n, b.ready, b.dur)
+	}
+	return s
+}
+
+// leafAvail returns a leaf's profile given the expected ends of its
+// running jobs (one entry per processor they hold), its free processors
+// at now, and its queue (processors, expected duration) in FCFS order.
+func leafAvail(now float64, busyEnds []float64, free int, queue [][2]float64) leafProf {
 	av := make([]float64, 0, len(busyEnds)+free)
 	for range free {
 		av = append(av, now)
@@ -135,7 +206,7 @@ func leafAvail(now float64, busyEnds []float64, free int, queue [][2]float64) []
 	for _, q := range queue {
 		placeOn(av, int(q[0]), now, q[1])
 	}
-	return av
+	return newLeafProf(av)
 }
 
 // placeOn books n processors of av (ascending free times) for dur from
@@ -156,13 +227,4 @@ func placeOn(av []float64, n int, ready, dur float64) float64 {
 		av[i] = end
 	}
 	return end
-}
-
-// completion is the completion time a job of n processors and duration
-// dur would have on a leaf of free times av, ready at ready.
-func completion(av []float64, n int, ready, dur float64) float64 {
-	if n > len(av) || n < 1 {
-		return math.Inf(1)
-	}
-	return max(ready, av[n-1]) + dur
 }

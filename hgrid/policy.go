@@ -135,6 +135,9 @@ type Placement struct {
 	// standby, not declared failed) at the dispatch: the invariant the
 	// property test checks.
 	Eligible bool
+	// Wait is the wait in the leaf's queue the tables predicted (from
+	// the dispatch; +Inf if the leaf is too small).
+	Wait float64
 }
 
 const (
@@ -159,12 +162,12 @@ type Policy struct {
 	rr       int
 	maxSpeed float64
 
-	// Reported state (the dispatcher's tables).
-	rep      []Indices   // per node
-	repAvail [][]float64 // per leaf: processor free times
-	repQ     []float64   // per leaf: processors asked by its queue
-	repQWork []float64   // per leaf: queued work (processor-seconds at its speed)
-	lastRep  []float64   // per top manager
+	// Reported state (the dispatcher's tables): the last report plus
+	// every job dispatched since (view), and the load indices derived
+	// from it (rep), as the leaves would report them.
+	rep      []Indices // per node
+	view     snapshot
+	lastRep  []float64 // per top manager
 	lastTick float64
 	armed    float64 // time of the armed tick timer (−Inf if none)
 	armedB   float64
@@ -255,8 +258,7 @@ func New(t *Tree, disp string, p Params, seed uint64) (*Policy, error) {
 	}
 	pol := &Policy{t: t, p: p, disp: disp, a: a, rng: sim.Stream(seed, "hgrid/dispatch"),
 		leafQ: make([][]*engine.Job, len(t.Leaves)), where: map[int32]int{}, moving: map[int32]move{},
-		rep: make([]Indices, len(t.Platform.Nodes)), repAvail: make([][]float64, len(t.Leaves)),
-		repQ: make([]float64, len(t.Leaves)), repQWork: make([]float64, len(t.Leaves)),
+		rep: make([]Indices, len(t.Platform.Nodes)), view: newSnapshot(len(t.Platform.Nodes), len(t.Leaves)),
 		lastRep: make([]float64, len(t.Tops)), lastTick: math.Inf(-1), armed: math.Inf(-1), armedB: math.Inf(-1),
 		active: make([]bool, len(t.Tops)), detected: make([]bool, len(t.Tops)), downN: make([]int, len(t.Tops)),
 	}
@@ -285,7 +287,10 @@ func New(t *Tree, disp string, p Params, seed uint64) (*Policy, error) {
 		for i := l.First; i < l.First+l.Count; i++ {
 			pol.rep[i][idxSpeed] = 1 - t.Platform.Nodes[i].Speed/pol.maxSpeed
 		}
-		pol.repAvail[k] = leafAvail(0, nil, l.PEs, nil)
+		pol.view.avail[k] = leafAvail(0, nil, l.PEs, nil)
+		for i := l.First; i < l.First+l.Count; i++ {
+			pol.view.up[i] = true
+		}
 	}
 	return pol, nil
 }
@@ -387,7 +392,7 @@ func (p *Policy) Notify(v *engine.View, n engine.Notice) {
 			p.doneRT[m] += n.Job.End - n.Job.Submit
 		}
 		if ok && p.disp == "aco" && n.Job.State == engine.Completed {
-			exp := n.Job.Est / p.t.Leaves[k].Speed
+			exp := n.Job.SchedEstimate() / p.t.Leaves[k].Speed
 			resp := n.Job.End - n.Job.Submit
 			p.tau[k] += p.p.ACO.Rho * min(1, exp/max(resp, 1e-9))
 		}
@@ -503,23 +508,29 @@ func (p *Policy) hopeless(j *engine.Job) bool {
 }
 
 // place sends j to leaf k (after its migration cost) and books it in the
-// dispatcher's own tables.
+// dispatcher's own tables: the leaf's free times, and the reported
+// state as the leaf will have it — a job that arrives at once at a leaf
+// whose queue is empty and which has enough free processors starts there
+// now, on its least-loaded nodes (busy processors, memory, backlog);
+// otherwise it waits in the leaf's queue (queue and backlog).
 func (p *Policy) place(v *engine.View, j *engine.Job, k int) {
 	now := v.Now()
 	cost := p.MigrationCost(j, k)
 	top := p.t.Leaves[k].Top
-	p.Log = append(p.Log, Placement{Job: j, Leaf: k, At: now, Cost: cost, Eligible: p.active[top] && !p.detected[top]})
 	p.where[j.Index] = k
 	p.dispAt[j.Index] = now
 	l := p.t.Leaves[k]
-	dur := j.Est / l.Speed
-	end := placeOn(p.repAvail[k], j.Procs, now+cost, dur)
-	if !math.IsInf(end, 0) {
-		p.expWait[j.Index] = end - dur - now
+	dur := j.SchedEstimate() / l.Speed
+	st := p.view.avail[k].book(j.Procs, now+cost, dur)
+	if !math.IsInf(st, 0) {
+		p.expWait[j.Index] = st - now
 	}
-	p.repQ[k] += float64(j.Procs)
-	p.repQWork[k] += float64(j.Procs) * dur
-	p.refreshLeafQueue(k)
+	p.Log = append(p.Log, Placement{Job: j, Leaf: k, At: now, Cost: cost, Eligible: p.active[top] && !p.detected[top], Wait: st - now})
+	if !p.view.startNow(p, j, k, cost, dur) {
+		p.view.qp[k] += float64(j.Procs)
+		p.view.qw[k] += float64(j.Procs) * dur
+	}
+	p.view.indices(p, k, p.rep)
 	if p.disp == "aco" {
 		p.tau[k] = max(1e-9, (1-p.p.ACO.Rho)*p.tau[k])
 	}
@@ -531,95 +542,185 @@ func (p *Policy) place(v *engine.View, j *engine.Job, k int) {
 	p.leafQ[k] = append(p.leafQ[k], j)
 }
 
-// refreshLeafQueue recomputes the reported queue and backlog indices of
-// leaf k's nodes from the leaf's reported totals.
-func (p *Policy) refreshLeafQueue(k int) {
+// snapshot is the state of the nodes and leaves the load indices derive
+// from: per node its busy processors, memory in use, remaining work of
+// its running jobs (processor-seconds by the estimates) and whether it is
+// up; per leaf the processors and work its queue asks for and its
+// expected free times.
+type snapshot struct {
+	busy, mem, run []float64
+	up             []bool
+	qp, qw         []float64
+	avail          []leafProf
+}
+
+func newSnapshot(nodes, leaves int) snapshot {
+	return snapshot{busy: make([]float64, nodes), mem: make([]float64, nodes), run: make([]float64, nodes),
+		up: make([]bool, nodes), qp: make([]float64, leaves), qw: make([]float64, leaves), avail: make([]leafProf, leaves)}
+}
+
+// copyLeaf copies leaf l's part of src into s.
+func (s *snapshot) copyLeaf(src *snapshot, l *Domain) {
+	a, b := l.First, l.First+l.Count
+	copy(s.busy[a:b], src.busy[a:b])
+	copy(s.mem[a:b], src.mem[a:b])
+	copy(s.run[a:b], src.run[a:b])
+	copy(s.up[a:b], src.up[a:b])
+	s.qp[l.Leaf], s.qw[l.Leaf] = src.qp[l.Leaf], src.qw[l.Leaf]
+	if src.avail[l.Leaf].base != nil {
+		s.avail[l.Leaf] = src.avail[l.Leaf]
+	}
+}
+
+// free is the number of idle processors of node n that are up.
+func (s *snapshot) free(p *Policy, n int) int {
+	if !s.up[n] {
+		return 0
+	}
+	return p.t.Platform.Nodes[n].PEs - int(math.Round(s.busy[n]))
+}
+
+// startNow applies job j's start on leaf k to s if the leaf would start it
+// at once (no migration cost, an empty queue, enough free processors), on
+// the nodes the leaf manager would choose (Schedule: least load by
+// formula (1), the first of equals), and reports whether it did.
+func (s *snapshot) startNow(p *Policy, j *engine.Job, k int, cost, dur float64) bool {
 	l := p.t.Leaves[k]
-	q := p.repQ[k] / float64(l.PEs)
-	for i := l.First; i < l.First+l.Count; i++ {
-		p.rep[i][idxQueue] = q / (1 + q)
+	if cost > 0 || s.qp[k] > 0 {
+		return false
+	}
+	var nodes []int
+	free := 0
+	for n := l.First; n < l.First+l.Count; n++ {
+		if f := s.free(p, n); f > 0 {
+			nodes = append(nodes, n)
+			free += f
+		}
+	}
+	if free < j.Procs {
+		return false
+	}
+	sort.SliceStable(nodes, func(a, b int) bool { return NodeLoad(p.a, p.rep[nodes[a]]) < NodeLoad(p.a, p.rep[nodes[b]]) })
+	need := j.Procs
+	for _, n := range nodes {
+		if need == 0 {
+			break
+		}
+		c := min(need, s.free(p, n))
+		s.busy[n] += float64(c)
+		s.run[n] += float64(c) * dur
+		s.mem[n] += p.memOf(j, n, c)
+		need -= c
+	}
+	return true
+}
+
+// memOf is the memory job j uses on node n with c processors: its SWF
+// memory per processor when known, else the node's share.
+func (p *Policy) memOf(j *engine.Job, n, c int) float64 {
+	if j.UsedMem > 0 {
+		return float64(c) * j.UsedMem / 1024
+	}
+	return float64(c) / float64(p.t.Platform.Nodes[n].PEs) * p.t.Memory[n]
+}
+
+// indices writes the load indices of leaf k's nodes, derived from s,
+// into idx (the one definition of the indices, for the fresh state and
+// the dispatcher's view alike).
+func (s *snapshot) indices(p *Policy, k int, idx []Indices) {
+	l := p.t.Leaves[k]
+	nodes := p.t.Platform.Nodes
+	q := s.qp[k] / float64(l.PEs)
+	for n := l.First; n < l.First+l.Count; n++ {
+		spec := &nodes[n]
+		x := &idx[n]
+		x[idxSpeed] = 1 - spec.Speed/p.maxSpeed
+		if !s.up[n] {
+			x[idxCPU], x[idxMem], x[idxQueue], x[idxBacklog] = 1, 1, 1, 1
+			continue
+		}
+		x[idxCPU] = s.busy[n] / float64(spec.PEs)
+		x[idxMem] = min(1, s.mem[n]/p.t.Memory[n])
+		x[idxQueue] = q / (1 + q)
+		b := (s.run[n] + s.qw[k]*float64(spec.PEs)/float64(l.PEs)) / float64(spec.PEs) / 3600
+		x[idxBacklog] = b / (1 + b)
 	}
 }
 
 // fresh computes every node's load indices and every leaf's queue and
 // processor free times from the true state now.
-func (p *Policy) fresh(v *engine.View) (idx []Indices, avail [][]float64, qp, qw []float64) {
-	return p.freshOf(v, -1, p.disp == "minmin" || p.disp == "aco")
+func (p *Policy) fresh(v *engine.View) ([]Indices, snapshot) {
+	return p.freshOf(v, -1, true)
 }
 
 // freshOf is fresh for one leaf (or all, leaf < 0), with the free times
-// only when withAvail (MinMin and ACO read them; the load indices do not).
-func (p *Policy) freshOf(v *engine.View, leaf int, withAvail bool) (idx []Indices, avail [][]float64, qp, qw []float64) {
+// only when withAvail (the reports carry them; the leaf managers' own
+// node choice does not need them).
+func (p *Policy) freshOf(v *engine.View, leaf int, withAvail bool) ([]Indices, snapshot) {
 	now := v.Now()
 	nodes := p.t.Platform.Nodes
-	idx = make([]Indices, len(nodes))
-	runWork := make([]float64, len(nodes))
-	mem := make([]float64, len(nodes))
+	s := newSnapshot(len(nodes), len(p.t.Leaves))
+	idx := make([]Indices, len(nodes))
 	ends := make([][]float64, len(p.t.Leaves))
 	for _, j := range v.Running() {
 		k := p.t.LeafOf[j.Alloc[0].First]
 		if leaf >= 0 && k != leaf {
 			continue
 		}
-		end := j.Start + j.Est/p.t.Leaves[k].Speed
-		for _, s := range j.Alloc {
-			for n := int(s.First); n < int(s.First+s.Count); n++ {
-				runWork[n] += float64(s.PEs) * max(0, end-now)
-				if j.UsedMem > 0 {
-					mem[n] += float64(s.PEs) * j.UsedMem / 1024
-				} else {
-					mem[n] += float64(s.PEs) / float64(nodes[n].PEs) * p.t.Memory[n]
-				}
+		end := j.Start + j.SchedEstimate()/p.t.Leaves[k].Speed
+		for _, sp := range j.Alloc {
+			for n := int(sp.First); n < int(sp.First+sp.Count); n++ {
+				s.run[n] += float64(sp.PEs) * max(0, end-now)
+				s.mem[n] += p.memOf(j, n, int(sp.PEs))
 				if withAvail {
-					for range s.PEs {
+					for range sp.PEs {
 						ends[k] = append(ends[k], end)
 					}
 				}
 			}
 		}
 	}
-	avail = make([][]float64, len(p.t.Leaves))
-	qp = make([]float64, len(p.t.Leaves))
-	qw = make([]float64, len(p.t.Leaves))
 	for k, l := range p.t.Leaves {
 		if leaf >= 0 && k != leaf {
 			continue
 		}
 		free := 0
 		for n := l.First; n < l.First+l.Count; n++ {
-			if v.NodeUp(n) {
+			s.up[n] = v.NodeUp(n)
+			s.busy[n] = float64(nodes[n].PEs - v.NodeFree(n))
+			if s.up[n] {
 				free += v.NodeFree(n)
 			}
 		}
 		var queue [][2]float64
 		for _, j := range p.leafQ[k] {
-			d := j.Est / l.Speed
+			d := j.SchedEstimate() / l.Speed
 			if withAvail {
 				queue = append(queue, [2]float64{float64(j.Procs), d})
 			}
-			qp[k] += float64(j.Procs)
-			qw[k] += float64(j.Procs) * d
+			s.qp[k] += float64(j.Procs)
+			s.qw[k] += float64(j.Procs) * d
 		}
 		if withAvail {
-			avail[k] = leafAvail(now, ends[k], free, queue)
+			s.avail[k] = leafAvail(now, ends[k], free, queue)
 		}
-		q := qp[k] / float64(l.PEs)
-		for n := l.First; n < l.First+l.Count; n++ {
-			spec := &nodes[n]
-			x := &idx[n]
-			x[idxSpeed] = 1 - spec.Speed/p.maxSpeed
-			if !v.NodeUp(n) {
-				x[idxCPU], x[idxMem], x[idxQueue], x[idxBacklog] = 1, 1, 1, 1
-				continue
+		if withAvail {
+			// Jobs in transit to the leaf: the grid manager sent them
+			// (in job order: deterministic).
+			var mv []move
+			for _, m := range p.moving {
+				if p.where[m.job.Index] == k {
+					mv = append(mv, m)
+				}
 			}
-			x[idxCPU] = float64(spec.PEs-v.NodeFree(n)) / float64(spec.PEs)
-			x[idxMem] = min(1, mem[n]/p.t.Memory[n])
-			x[idxQueue] = q / (1 + q)
-			b := (runWork[n] + qw[k]*float64(spec.PEs)/float64(l.PEs)) / float64(spec.PEs) / 3600
-			x[idxBacklog] = b / (1 + b)
+			sort.Slice(mv, func(a, b int) bool { return mv[a].job.Index < mv[b].job.Index })
+			for _, m := range mv {
+				s.avail[k].book(m.job.Procs, m.due, m.job.SchedEstimate()/l.Speed)
+			}
 		}
+		s.indices(p, k, idx)
 	}
-	return idx, avail, qp, qw
+	return idx, s
 }
 
 // tick is a reporting instant: live managers report, then the monitor
@@ -631,7 +732,7 @@ func (p *Policy) tick(v *engine.View) {
 	}
 	p.lastTick = now
 	p.dirty = false
-	idx, avail, qp, qw := p.fresh(v)
+	_, snap := p.fresh(v)
 	running := make([]int, len(p.t.Tops))
 	for _, j := range v.Running() {
 		running[p.t.Leaves[p.t.LeafOf[j.Alloc[0].First]].Top]++
@@ -654,11 +755,8 @@ func (p *Policy) tick(v *engine.View) {
 			p.detected[m] = false // repaired: it reports again
 		}
 		for _, l := range p.leavesOf(top) {
-			copy(p.rep[l.First:l.First+l.Count], idx[l.First:l.First+l.Count])
-			if avail[l.Leaf] != nil {
-				p.repAvail[l.Leaf] = avail[l.Leaf]
-			}
-			p.repQ[l.Leaf], p.repQWork[l.Leaf] = qp[l.Leaf], qw[l.Leaf]
+			p.view.copyLeaf(&snap, l)
+			p.view.indices(p, l.Leaf, p.rep)
 		}
 	}
 	p.monitor(v)
@@ -829,7 +927,7 @@ func (p *Policy) Schedule(v *engine.View, plan *engine.Plan) {
 				break
 			}
 			if idx == nil {
-				idx, _, _, _ = p.freshOf(v, k, false)
+				idx, _ = p.freshOf(v, k, false)
 			}
 			var nodes []int
 			for n := l.First; n < l.First+l.Count; n++ {

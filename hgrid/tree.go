@@ -229,9 +229,45 @@ func Paper109(h float64) (TreeSpec, error) {
 	}}, nil
 }
 
-// Open builds the tree a name gives: "paper109" (heterogeneity h, default
-// 0.5) or a tree YAML file (h must then be nil: the file gives speeds).
+// Paper109Single is the paper's literal setting as far as §3 gives it:
+// 109 compute nodes of one CPU each (GridSim's sequential "gridlets"), in
+// Paper109's six leaves (c1 16, c2 16, lan 25, hpc 32, l1 12, l2 8 nodes)
+// with the same speeds (h = 0: all equal) and bandwidths.
+func Paper109Single(h float64) (TreeSpec, error) {
+	spec, err := Paper109(h)
+	if err != nil {
+		return spec, err
+	}
+	spec.Name = fmt.Sprintf("paper109-single (h=%g)", h)
+	var one func(ds []DomainSpec)
+	one = func(ds []DomainSpec) {
+		for i := range ds {
+			for g := range ds[i].Nodes {
+				ds[i].Nodes[g].PEs = 1
+				ds[i].Nodes[g].Memory = 2048
+			}
+			one(ds[i].Domains)
+		}
+	}
+	one(spec.Domains)
+	return spec, nil
+}
+
+// Open builds the tree a name gives: "paper109" or "paper109-single"
+// (heterogeneity h, default 0.5) or a tree YAML file (h must then be nil:
+// the file gives speeds).
 func Open(tree string, h *float64) (*Tree, error) {
+	if tree == "paper109-single" {
+		het := 0.5
+		if h != nil {
+			het = *h
+		}
+		spec, err := Paper109Single(het)
+		if err != nil {
+			return nil, err
+		}
+		return Build(spec)
+	}
 	if tree != "" && tree != "paper109" {
 		if h != nil {
 			return nil, fmt.Errorf("heterogeneity: only for the paper109 tree (a file gives its own speeds)")

@@ -271,7 +271,7 @@ func runLoaded(cfg Config, w *workload.Workload, p *model.Platform, release bool
 	r.Records = metrics.Records(e.Jobs())
 	r.Summary = metrics.Summarize(r.Records, p.TotalPEs(), r.Series)
 	if state != nil {
-		r.Summary.Extra = map[string]float64{"mean_qos": state.MeanQoS()}
+		r.Summary.Extra = map[string]float64{"mean_qos": state.MeanQoS(), "mean_qos_alel": state.MeanQoSALEL()}
 	}
 	if ex, ok := pol.(interface{ Extra() map[string]float64 }); ok {
 		if r.Summary.Extra == nil {

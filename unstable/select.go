@@ -20,6 +20,13 @@ func ordered(v *engine.View, j *engine.Job, dst engine.Alloc, less func(a, b int
 		free = append(free, n)
 	}
 	sort.SliceStable(free, func(a, b int) bool { return less(free[a], free[b]) })
+	return take(v, j, dst, free)
+}
+
+// take gives j the idle processors of the nodes in order until it has
+// enough, listing them in increasing node order.
+func take(v *engine.View, j *engine.Job, dst engine.Alloc, free []int) (engine.Alloc, bool) {
+	need := j.Procs
 	var picked []int
 	for _, n := range free {
 		if need == 0 {
@@ -41,6 +48,28 @@ func ordered(v *engine.View, j *engine.Job, dst engine.Alloc, less func(a, b int
 	return dst, true
 }
 
+// orderedBy is ordered by ascending key(node) (ties: lower index), each
+// key computed once.
+func orderedBy(v *engine.View, j *engine.Job, dst engine.Alloc, key func(n int) float64) (engine.Alloc, bool) {
+	if j.Procs > v.FreePEs() {
+		return dst, false
+	}
+	type nk struct {
+		n int
+		k float64
+	}
+	var free []nk
+	for n := v.NextFreeNode(0); n >= 0; n = v.NextFreeNode(n + 1) {
+		free = append(free, nk{n, key(n)})
+	}
+	sort.SliceStable(free, func(a, b int) bool { return free[a].k < free[b].k })
+	ns := make([]int, len(free))
+	for i, x := range free {
+		ns[i] = x.n
+	}
+	return take(v, j, dst, ns)
+}
+
 // Random is the classic algorithm's "unbiased random" choice of idle
 // nodes (§2.1). The order comes from a hash of (seed, job, node), so one
 // replication gives the same choice whatever else differs.
@@ -49,9 +78,10 @@ type Random struct{ Seed uint64 }
 var _ policy.NodeSelector = Random{}
 
 func (r Random) Select(v *engine.View, j *engine.Job, dst engine.Alloc) (engine.Alloc, bool) {
-	return ordered(v, j, dst, func(a, b int) bool {
-		return draw(r.Seed, 0x5e1ec7, uint64(j.ID), uint64(a)) < draw(r.Seed, 0x5e1ec7, uint64(j.ID), uint64(b))
-	})
+	// The keys are drawn once per node, not per comparison: on a
+	// platform of thousands of nodes the sort would otherwise cost two
+	// hashes per comparison.
+	return orderedBy(v, j, dst, func(n int) float64 { return draw(r.Seed, 0x5e1ec7, uint64(j.ID), uint64(n)) })
 }
 
 // ByU is the improved algorithm's choice (§2.3–2.4): idle nodes by
@@ -62,7 +92,7 @@ var _ policy.NodeSelector = ByU{}
 
 func (s ByU) Select(v *engine.View, j *engine.Job, dst engine.Alloc) (engine.Alloc, bool) {
 	s.S.grow(v.NumNodes())
-	return ordered(v, j, dst, func(a, b int) bool { return s.S.U[a] > s.S.U[b] })
+	return orderedBy(v, j, dst, func(n int) float64 { return -s.S.U[n] })
 }
 
 // ByExpected is our stronger variant: idle nodes by the model's expected

@@ -65,6 +65,7 @@ type State struct {
 	count  []int     // jobs that updated u per node
 	delay  map[int32][]int32
 	qrSum  float64
+	alSum  float64 // Σ AL/EL (the pseudo-code's QR)
 	qrN    int
 	params Params
 	seed   uint64
@@ -95,15 +96,30 @@ func (s *State) MeanQoS() float64 {
 	return s.qrSum / float64(s.qrN)
 }
 
+// MeanQoSALEL is the mean of AL/EL over finished jobs, the QR that §2.4's
+// pseudo-code computes ("Job.QR = AL/EL"): 1 when no job was slowed
+// down, larger the more they were. Figure 7's "QoSRate falls as p rises"
+// fits this reading, not table 1's EL/AL (docs/unstable.md).
+func (s *State) MeanQoSALEL() float64 {
+	if s.qrN == 0 {
+		return math.NaN()
+	}
+	return s.alSum / float64(s.qrN)
+}
+
 // finish records a finished job's QR = EL/AL and updates u (§2.4,
 // Job.onFinish): u = (u·count + QR) / (count + 1).
 func (s *State) finish(j *engine.Job) {
 	al := j.End - j.Start
-	qr := 1.0
+	qr, alel := 1.0, 1.0
 	if al > 0 {
 		qr = min(1, j.Runtime/al)
 	}
+	if j.Runtime > 0 {
+		alel = max(1, al/j.Runtime)
+	}
 	s.qrSum += qr
+	s.alSum += alel
 	s.qrN++
 	var nodes []int32
 	if s.params.UUpdate == "all" {

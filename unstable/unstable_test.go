@@ -82,6 +82,11 @@ func TestDelayAtSubmission(t *testing.T) {
 	if q := st.MeanQoS(); math.Abs(q-(0.5+1+1)/3) > 1e-12 {
 		t.Errorf("mean QoS %g", q)
 	}
+	// The pseudo-code's reading QR = AL/EL (§2.4): J1 20/10 = 2, the
+	// others 1 → 4/3; it rises with delays where EL/AL falls.
+	if q := st.MeanQoSALEL(); math.Abs(q-(2+1+1)/3.0) > 1e-12 {
+		t.Errorf("mean QoS (AL/EL) %g, want 4/3", q)
+	}
 }
 
 // TestLongestDelayWins: a job on two machines that both delay it gets the

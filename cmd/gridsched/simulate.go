@@ -132,7 +132,7 @@ DIR/summary.json, DIR/schedule.swf and DIR/series.csv.`,
 	f.StringVar(&cfg.NodeSelect, "node-select", "first-fit", "node selection: first-fit, random, u or expected (u and expected need --instability)")
 	f.StringVar(&instability, "instability", "", "unstable nodes (their stability and delay come from --platform): published or periods")
 	f.Float64Var(&cycle, "cycle", 7200, "mean stable+unstable cycle (s) of --instability periods")
-	f.StringVar(&tree, "tree", "", "hierarchical grid of seed 001: paper109 or a tree YAML file (policies grid-*)")
+	f.StringVar(&tree, "tree", "", "hierarchical grid of seed 001: paper109, paper109-single (109 one-CPU nodes) or a tree YAML file (policies grid-*)")
 	f.Float64Var(&heterogeneity, "heterogeneity", 0.5, "paper109 tree: node speeds spread 1 ± h")
 	f.BoolVar(&cfg.WholeNodes, "whole-nodes", false, "give every job whole nodes (rounds sizes up to whole nodes)")
 	f.IntVar(&cfg.Nodes, "nodes", 0, "platform of N single-processor nodes")
@@ -160,7 +160,7 @@ var _ io.Writer = os.Stderr
 // "paper109" or a tree file.
 func hierarchy(tree string, h float64) (*simulate.Hierarchy, error) {
 	var het *float64
-	if tree == "paper109" {
+	if tree == "paper109" || tree == "paper109-single" {
 		het = &h
 	}
 	t, err := hgrid.Open(tree, het)
