@@ -292,7 +292,7 @@ func TestMM1(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		s := fixed(t, 4, Params{Migration: "none"}, gen.Take(g, 200000)...)
+		s := fixed(t, 4, Params{Migration: "none"}, Hours(gen.Take(g, 200000))...)
 		want := 1 / (1 - lambda)
 		if r := s.Result(); math.Abs(r.MeanResponse-want) > 0.04*want {
 			t.Errorf("λ = %g: mean response %g, M/M/1 gives %g", lambda, r.MeanResponse, want)
@@ -336,5 +336,64 @@ func TestReleaseConditions(t *testing.T) {
 	s, v = mk()
 	if s.releaseIdle(); !v.released || v.ReleasedAt != 5 || len(s.pool) != 0 {
 		t.Errorf("idle, empty, nothing pending: released %v at %g, pool %d", v.released, v.ReleasedAt, len(s.pool))
+	}
+}
+
+// TestMonitorTasks (§2.3, the "tasks" reading of the monitor): at 2.1 in
+// migrationCase X has 1 task to move (VM 0 is busy), Y 2 (VMs 1–2). With
+// limit 2 the job reading forbids migration (2 jobs fit); the task
+// reading lets X migrate (1 < 2) but never Y, even under best-fit, which
+// would otherwise take Y: Y waits for A (10).
+func TestMonitorTasks(t *testing.T) {
+	p := none()
+	p.Migration, p.MonitorLimit, p.Monitor = "best-fit", 2, "tasks"
+	s := fixed(t, 5, p, migrationCase()...)
+	x, y := s.Jobs()[2], s.Jobs()[3]
+	if x.Start != 2.1 || !x.Migrated || y.Start != 10 || y.Migrated || s.Migrations != 1 || s.TasksMoved != 1 {
+		t.Errorf("tasks reading: X at %g (migrated %v), Y at %g (migrated %v), %d migrations, %d tasks", x.Start, x.Migrated, y.Start, y.Migrated, s.Migrations, s.TasksMoved)
+	}
+	p.Monitor = "jobs"
+	if s := fixed(t, 5, p, migrationCase()...); s.Migrations != 0 {
+		t.Errorf("jobs reading, limit 2: %d migrations, want 0", s.Migrations)
+	}
+	if _, err := New(migrationCase(), Params{Policy: "afcfs", Migration: "none", Monitor: "task"}, 1); err == nil || !strings.Contains(err.Error(), "monitor") {
+		t.Errorf("bad monitor reading: %v", err)
+	}
+}
+
+// TestLeaseCooldown (§3.1, our reading of the "tenth period" clause): in
+// TestLease's case B's lease at 0.05 is the last before C arrives (0.2).
+// A cooldown of 0.5 holds back C's lease on load, so C goes to VMs 3–4 as
+// without ALF; a cooldown of 0.1 has passed, and C leases as before.
+func TestLeaseCooldown(t *testing.T) {
+	jobs := []model.Job{J(1, 0, 1, 3), J(2, 0.05, 1, 5), J(3, 0.2, 1, 2)}
+	p := Params{Migration: "none", BootMin: 0.1, BootMax: 0.1, ALF: 0.5, LeaseCooldown: 0.5}
+	s := runP(t, p, jobs...)
+	if c := s.Jobs()[2]; len(s.VMs()) != 5 || c.VMs[0] != 3 || c.Start != 0.2 {
+		t.Errorf("cooldown 0.5: C at %g on %v, %d VMs", c.Start, c.VMs, len(s.VMs()))
+	}
+	p.LeaseCooldown = 0.1
+	s = runP(t, p, jobs...)
+	if c := s.Jobs()[2]; len(s.VMs()) != 7 || !near(c.Start, 0.3) {
+		t.Errorf("cooldown 0.1: C at %g on %v, %d VMs", c.Start, c.VMs, len(s.VMs()))
+	}
+}
+
+// TestReleaseHoldStarving (§3.2 condition 3, the "starving" reading): an
+// idle VM with an empty queue stays while a starving job waits in the VM
+// queues (it may migrate to it), and goes under the literal reading.
+func TestReleaseHoldStarving(t *testing.T) {
+	for _, hold := range []string{"starving", "migrating"} {
+		s, err := New(nil, Params{Policy: "afcfs", Migration: "first-fit", ReleaseHold: hold}, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.now = 5
+		v := s.addVM(0, 1)
+		s.starv = []*Job{{ID: 9, Size: 1, state: jQueued}}
+		s.releaseIdle()
+		if v.released != (hold == "migrating") {
+			t.Errorf("release_hold %s: released %v", hold, v.released)
+		}
 	}
 }
