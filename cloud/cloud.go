@@ -153,6 +153,10 @@ type Job struct {
 	// dispatched when they are ready.
 	waitLease bool
 	seq       int // arrival order
+	starvSeq  int // order of entry into demand control
+	mark      int // scan epoch (candidate deduplication)
+	ixq       bool
+	ixs       int8 // 1: starving in the dispatcher; 2: starving, queued
 }
 
 // VM is one leased machine.
@@ -160,11 +164,13 @@ type VM struct {
 	ID                int
 	LeasedAt, ReadyAt float64
 	ReleasedAt        float64 // NaN while leased
-	queue             []*Job  // waiting tasks, FIFO
+	queue             []*Job  // waiting tasks; entries of jobs that left are dropped lazily
+	nq                int     // tasks really waiting in queue
 	running           *Job
 	reserved          *Job // a migrated job that will start here
 	busyTime          float64
 	released          bool
+	dirty             bool // became idle since the last normal scan
 }
 
 // Idle: booted, leased, not running, not reserved.
@@ -198,6 +204,12 @@ type Sim struct {
 	boot  *rand.Rand
 	next  int // next arrival
 	done  int
+	// naive: the reference scheduler, which scans every waiting job at
+	// every instant (kept for the equivalence test); the default is the
+	// indexed one (index.go).
+	naive bool
+	ix    index
+	seed  uint64
 
 	booting    int
 	lastLease  float64 // time of the last lease (−Inf before any)
@@ -216,7 +228,7 @@ type Sim struct {
 // New prepares a run of jobs (sorted by submit time) under p.
 func New(jobs []model.Job, p Params, seed uint64) (*Sim, error) {
 	maxSize := 0
-	s := &Sim{p: p, boot: sim.Stream(seed, "cloud/boot"), lastLease: math.Inf(-1)}
+	s := &Sim{p: p, seed: seed, boot: sim.Stream(seed, "cloud/boot"), lastLease: math.Inf(-1)}
 	for i, j := range jobs {
 		if j.Procs < 1 {
 			return nil, fmt.Errorf("job %d: a gang needs at least one task, got %d", j.ID, j.Procs)
@@ -233,6 +245,7 @@ func New(jobs []model.Job, p Params, seed uint64) (*Sim, error) {
 	if err := p.Check(maxSize); err != nil {
 		return nil, err
 	}
+	s.ix.init(maxSize)
 	for range p.FixedVMs {
 		s.addVM(0, 0)
 	}
@@ -315,9 +328,11 @@ func (s *Sim) handle(e sim.Event) {
 			v := s.vms[id]
 			v.running = nil
 			v.busyTime += j.Service
+			s.markDirty(v)
 		}
 	case evReady:
 		s.booting--
+		s.markDirty(s.vms[e.Ref])
 	case evMigStart:
 		j := s.jobs[e.Ref]
 		s.migrationsOpen--
@@ -333,7 +348,11 @@ func (s *Sim) handle(e sim.Event) {
 			if j.state == jDispatcher {
 				s.StarvedAtDispatcher++
 			}
-			s.starv = append(s.starv, j) // crossing times arrive in order
+			if s.naive {
+				s.starv = append(s.starv, j) // crossing times arrive in order
+			} else {
+				s.ix.starve(j)
+			}
 		}
 	}
 }
@@ -365,7 +384,7 @@ func (s *Sim) arrive(j *Job) {
 func (s *Sim) alf() float64 {
 	q := 0
 	for _, v := range s.pool {
-		q += len(v.queue)
+		q += v.nq
 	}
 	if len(s.pool) == 0 {
 		return 0
@@ -411,12 +430,16 @@ func (s *Sim) dispatch() {
 		})
 		j.VMs = j.VMs[:0]
 		for _, x := range ls[:j.Size] {
-			x.v.queue = append(x.v.queue, j)
+			enqueue(x.v, j)
 			j.VMs = append(j.VMs, x.v.ID)
 		}
 		sort.Ints(j.VMs)
 		j.state = jQueued
-		s.wait = append(s.wait, j)
+		if s.naive {
+			s.wait = append(s.wait, j)
+		} else {
+			s.ix.queued(j)
+		}
 	}
 }
 
@@ -427,7 +450,7 @@ type loaded struct {
 }
 
 func load(v *VM) int {
-	n := len(v.queue)
+	n := v.nq
 	if v.running != nil || v.reserved != nil {
 		n++
 	}
@@ -454,13 +477,9 @@ func (s *Sim) start(j *Job) {
 			return
 		}
 		v.running = j
-		for i, x := range v.queue {
-			if x == j {
-				v.queue = append(v.queue[:i], v.queue[i+1:]...)
-				break
-			}
-		}
+		dequeue(v, j)
 	}
+	s.ix.leave(j)
 	j.state = jRunning
 	j.Start = s.now
 	s.q.Push(sim.Event{Time: s.now + j.Service, Kind: evEnd, Ref: int32(j.seq)})
@@ -485,6 +504,10 @@ func (s *Sim) order() []*Job {
 // schedule is one scheduling instant: dispatch, then demand control or
 // normal scheduling and migration, then release.
 func (s *Sim) schedule() {
+	if !s.naive {
+		s.scheduleIndexed()
+		return
+	}
 	s.dispatch()
 	s.prune()
 	var starving []*Job
@@ -623,17 +646,13 @@ func (s *Sim) migrate(j *Job) {
 		}
 		to := free[0]
 		free = free[1:]
-		for k, x := range v.queue {
-			if x == j {
-				v.queue = append(v.queue[:k], v.queue[k+1:]...)
-				break
-			}
-		}
-		to.queue = append(to.queue, j)
+		dequeue(v, j)
+		enqueue(to, j)
 		j.VMs[i] = to.ID
 		moved++
 	}
 	sort.Ints(j.VMs)
+	s.ix.leave(j)
 	j.Migrated = true
 	s.Migrations++
 	s.TasksMoved += moved
@@ -656,15 +675,18 @@ func (s *Sim) releaseIdle() {
 		return
 	}
 	if s.p.ReleaseHold == "starving" {
+		if !s.naive && s.ix.starvingQueued > 0 {
+			return
+		}
 		for _, j := range s.starv {
-			if j.state == jQueued {
+			if s.naive && j.state == jQueued {
 				return
 			}
 		}
 	}
 	kept := s.pool[:0]
 	for _, v := range s.pool {
-		if v.idle(s.now) && len(v.queue) == 0 {
+		if v.idle(s.now) && v.nq == 0 {
 			v.released = true
 			v.ReleasedAt = max(s.now, v.LeasedAt)
 			continue

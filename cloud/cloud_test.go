@@ -2,6 +2,7 @@ package cloud
 
 import (
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -208,16 +209,19 @@ func TestInvariants(t *testing.T) {
 		if err != nil {
 			rt.Fatal(err)
 		}
-		jobs := gen.Take(g, rapid.IntRange(1, 80).Draw(rt, "jobs"))
+		jobs := Hours(gen.Take(g, rapid.IntRange(1, 80).Draw(rt, "jobs")))
 		p := Params{
-			Policy:       rapid.SampledFrom([]string{"afcfs", "ljfs"}).Draw(rt, "policy"),
-			Migration:    rapid.SampledFrom([]string{"none", "first-fit", "best-fit"}).Draw(rt, "migration"),
-			MonitorLimit: rapid.IntRange(0, 4).Draw(rt, "limit"),
-			Overhead:     float64(rapid.IntRange(0, 2).Draw(rt, "overhead")) / 10,
-			XFactor:      float64(rapid.SampledFrom([]int{0, 2, 5, 10}).Draw(rt, "xfactor")),
-			BootMax:      float64(rapid.IntRange(0, 4).Draw(rt, "boot")) / 10,
-			ALF:          float64(rapid.IntRange(0, 3).Draw(rt, "alf")) / 2,
-			MaxVMs:       rapid.SampledFrom([]int{0, 8, 12}).Draw(rt, "cap"),
+			Policy:        rapid.SampledFrom([]string{"afcfs", "ljfs"}).Draw(rt, "policy"),
+			Migration:     rapid.SampledFrom([]string{"none", "first-fit", "best-fit"}).Draw(rt, "migration"),
+			MonitorLimit:  rapid.IntRange(0, 4).Draw(rt, "limit"),
+			Overhead:      float64(rapid.IntRange(0, 2).Draw(rt, "overhead")) / 10,
+			XFactor:       float64(rapid.SampledFrom([]int{0, 2, 5, 10}).Draw(rt, "xfactor")),
+			BootMax:       float64(rapid.IntRange(0, 4).Draw(rt, "boot")) / 10,
+			ALF:           float64(rapid.IntRange(0, 3).Draw(rt, "alf")) / 2,
+			MaxVMs:        rapid.SampledFrom([]int{0, 8, 12}).Draw(rt, "cap"),
+			Monitor:       rapid.SampledFrom([]string{"jobs", "tasks"}).Draw(rt, "monitor"),
+			LeaseCooldown: float64(rapid.IntRange(0, 2).Draw(rt, "cooldown")) / 4,
+			ReleaseHold:   rapid.SampledFrom([]string{"migrating", "starving"}).Draw(rt, "hold"),
 		}
 		if rapid.Bool().Draw(rt, "fixed-pool") {
 			p.MaxVMs, p.FixedVMs = 0, rapid.IntRange(8, 12).Draw(rt, "fixed")
@@ -230,6 +234,7 @@ func TestInvariants(t *testing.T) {
 		if err := s.Run(); err != nil {
 			rt.Fatal(err)
 		}
+		sameAsNaive(rt, jobs, p, s)
 		type iv struct{ a, b float64 }
 		busy := map[int][]iv{}
 		for _, j := range s.Jobs() {
@@ -263,8 +268,8 @@ func TestInvariants(t *testing.T) {
 		}
 		lt := 0.0
 		for _, v := range s.VMs() {
-			if !v.released || len(v.queue) > 0 || v.running != nil {
-				rt.Fatalf("VM %d at the end: released %v, %d queued, running %v", v.ID, v.released, len(v.queue), v.running != nil)
+			if !v.released || v.nq > 0 || v.running != nil {
+				rt.Fatalf("VM %d at the end: released %v, %d queued, running %v", v.ID, v.released, v.nq, v.running != nil)
 			}
 			lt += v.ReleasedAt - v.LeasedAt
 		}
@@ -324,7 +329,7 @@ func TestReleaseConditions(t *testing.T) {
 		t.Error("released while a migration is planned")
 	}
 	s, v = mk()
-	v.queue = []*Job{{ID: 9, Size: 1}}
+	enqueue(v, &Job{ID: 9, Size: 1})
 	if s.releaseIdle(); v.released {
 		t.Error("released with a queued task")
 	}
@@ -390,10 +395,87 @@ func TestReleaseHoldStarving(t *testing.T) {
 		}
 		s.now = 5
 		v := s.addVM(0, 1)
-		s.starv = []*Job{{ID: 9, Size: 1, state: jQueued}}
+		j := &Job{ID: 9, Size: 1, state: jQueued}
+		s.starv = []*Job{j} // the reference scheduler's list
+		s.ix.init(1)
+		s.ix.starve(j) // the indexed one's count
 		s.releaseIdle()
 		if v.released != (hold == "migrating") {
 			t.Errorf("release_hold %s: released %v", hold, v.released)
+		}
+	}
+}
+
+// sameAsNaive runs jobs again under the reference scheduler, which scans
+// every waiting job at every instant, and fails unless every job starts
+// and ends at the same instant on the same VMs, and every count and VM
+// lifetime is the same, as the indexed run s.
+func sameAsNaive(t interface{ Fatalf(string, ...any) }, jobs []model.Job, p Params, s *Sim) {
+	n, err := New(jobs, p, s.seed)
+	if err != nil {
+		t.Fatalf("%v", err)
+	}
+	n.naive = true
+	if err := n.Run(); err != nil {
+		t.Fatalf("%v", err)
+	}
+	for i, j := range s.Jobs() {
+		r := n.Jobs()[i]
+		if j.Start != r.Start || j.End != r.End || !slices.Equal(j.VMs, r.VMs) || j.Migrated != r.Migrated || j.Starving != r.Starving {
+			t.Fatalf("job %d: indexed %g–%g on %v (migrated %v, starving %v), reference %g–%g on %v (%v, %v)",
+				j.ID, j.Start, j.End, j.VMs, j.Migrated, j.Starving, r.Start, r.End, r.VMs, r.Migrated, r.Starving)
+		}
+	}
+	if len(s.VMs()) != len(n.VMs()) {
+		t.Fatalf("%d VMs leased, reference %d", len(s.VMs()), len(n.VMs()))
+	}
+	for i, v := range s.VMs() {
+		r := n.VMs()[i]
+		if v.LeasedAt != r.LeasedAt || v.ReadyAt != r.ReadyAt || v.ReleasedAt != r.ReleasedAt || v.busyTime != r.busyTime {
+			t.Fatalf("VM %d: indexed %g/%g/%g, reference %g/%g/%g", v.ID, v.LeasedAt, v.ReadyAt, v.ReleasedAt, r.LeasedAt, r.ReadyAt, r.ReleasedAt)
+		}
+	}
+	if a, b := s.Result(), n.Result(); a != b {
+		t.Fatalf("results differ:\nindexed   %+v\nreference %+v", a, b)
+	}
+}
+
+// TestIndexedEqualsNaive: seeded runs of the gang model (seed 003's
+// workload, 1,500 jobs) in the catalogue's settings and in the overloaded
+// one (ALF off: the pool stays at 32 VMs and the waiting list grows to
+// thousands), for both policies, both migration rules and both monitor
+// readings, with and without demand control and a migration overhead:
+// the indexed scheduler decides exactly as the reference scan.
+func TestIndexedEqualsNaive(t *testing.T) {
+	gp := gen.DefaultGangParams()
+	gp.Lambda = 2.5
+	g, err := gen.NewGang(gp, 11)
+	if err != nil {
+		t.Fatal(err)
+	}
+	jobs := Hours(gen.Take(g, 1500))
+	for _, alf := range []float64{1, 0} {
+		for _, pol := range []string{"afcfs", "ljfs"} {
+			for _, mig := range []string{"first-fit", "best-fit", "none"} {
+				for _, mon := range []string{"jobs", "tasks"} {
+					p := DefaultParams()
+					p.ALF, p.Policy, p.Migration, p.Monitor = alf, pol, mig, mon
+					if mon == "tasks" {
+						p.MonitorLimit, p.Overhead, p.XFactor, p.ReleaseHold = 2, 0.05, 20, "starving"
+					}
+					s, err := New(jobs, p, 5)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if err := s.Run(); err != nil {
+						t.Fatal(err)
+					}
+					if s.Migrations == 0 && mig != "none" {
+						t.Errorf("%+v: no migration, a weak case", p)
+					}
+					sameAsNaive(t, jobs, p, s)
+				}
+			}
 		}
 	}
 }
