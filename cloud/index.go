@@ -265,34 +265,58 @@ func (s *Sim) sortPolicy(c []*Job) {
 	slices.SortFunc(c, func(a, b *Job) int { return a.seq - b.seq })
 }
 
+// better: a is preferred to b (nil) by the migration rule: first-fit
+// under AFCFS takes the earliest; LJFS and best-fit the largest, then the
+// earliest.
+func (s *Sim) better(a, b *Job) bool {
+	if b == nil {
+		return true
+	}
+	if s.p.Policy == "ljfs" || s.p.Migration == "best-fit" {
+		if a.Size != b.Size {
+			return a.Size > b.Size
+		}
+	}
+	return a.seq < b.seq
+}
+
+// pickTasksReading is the job the rule picks among those that fit the
+// idle VMs and have fewer than MonitorLimit tasks to move. A job of fewer
+// tasks than the limit always qualifies (the per-size queues' heads); a
+// larger one needs some of its VMs idle, so it is queued on an idle VM.
+func (s *Sim) pickTasksReading(idle int) *Job {
+	x := &s.ix
+	lim := s.p.MonitorLimit
+	var pick *Job
+	for k := 1; k <= min(idle, lim-1); k++ {
+		if j := x.headOf(k); j != nil && s.better(j, pick) {
+			pick = j
+		}
+	}
+	if idle < lim {
+		return pick
+	}
+	for _, v := range s.pool {
+		if !v.idle(s.now) {
+			continue
+		}
+		for _, j := range v.queue {
+			if j.state == jQueued && j.Size >= lim && j.Size <= idle && s.better(j, pick) && s.toMove(j) < lim {
+				pick = j
+			}
+		}
+	}
+	return pick
+}
+
 // migrationsIndexed is migrations (§2.3) on the per-size queues.
 func (s *Sim) migrationsIndexed() {
 	x := &s.ix
 	for {
 		idle := min(s.idleCount(), x.maxSize)
 		var pick *Job
-		if s.p.Monitor == "tasks" {
-			c := x.cand[:0]
-			for k := 1; k <= idle; k++ {
-				for _, j := range x.bySize[k][x.head[k]:] {
-					if isQueued(j) && (s.p.MonitorLimit == 0 || s.toMove(j) < s.p.MonitorLimit) {
-						c = append(c, j)
-					}
-				}
-			}
-			s.sortPolicy(c)
-			if len(c) > 0 {
-				pick = c[0]
-				if s.p.Migration == "best-fit" {
-					for _, j := range c[1:] {
-						if j.Size > pick.Size {
-							pick = j
-						}
-					}
-				}
-			}
-			clear(c)
-			x.cand = c[:0]
+		if s.p.Monitor == "tasks" && s.p.MonitorLimit > 0 {
+			pick = s.pickTasksReading(idle)
 		} else {
 			n := 0
 			for k := 1; k <= idle; k++ {

@@ -241,7 +241,8 @@ func runCloud(rc *RunConfig, jobs []model.Job, seed uint64, cpe bool) (map[strin
 		"mean_bsld": res.MeanBSLD, "makespan": res.Makespan, "migrations": float64(res.Migrations),
 		"tasks_migrated": float64(res.TasksMoved), "starved": float64(res.Starved), "lease_time": res.LeaseTime,
 		"cost": res.Cost, "max_vms": float64(res.MaxVMs), "vm_utilization": res.Utilization,
-		"starved_dispatcher": float64(res.StarvedAtDispatcher), "vms_leased": float64(res.VMsLeased),
+		"starved_dispatcher": float64(res.StarvedAtDispatcher), "paused_dispatcher": float64(res.PausedByDispatcher),
+		"vms_leased": float64(res.VMsLeased),
 	}
 	if cpe && p.Policy == "ljfs" {
 		b := p
@@ -601,6 +602,7 @@ var metricDefs = []struct {
 	{"cpe_lt", extra("cpe_lt")},
 	{"cpe_rt", extra("cpe_rt")},
 	{"starved_dispatcher", extra("starved_dispatcher")},
+	{"paused_dispatcher", extra("paused_dispatcher")},
 	{"vms_leased", extra("vms_leased")},
 }
 

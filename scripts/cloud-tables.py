@@ -181,6 +181,6 @@ for d in sys.argv[1:]:
     elif "monitor" in name:
         sweep(d, ["migrations", "tasks_migrated", "mean_response", "mean_bsld", "starved"])
     elif "rules" in name:
-        sweep(d, ["mean_response", "mean_bsld", "lease_time", "cost", "migrations", "vms_leased", "starved_dispatcher", "cpe"])
+        sweep(d, ["mean_response", "mean_bsld", "lease_time", "cost", "migrations", "vms_leased", "starved_dispatcher", "paused_dispatcher", "cpe"])
     else:
         sweep(d, ["mean_response", "migrations", "lease_time", "max_vms", "cpe"])
