@@ -63,6 +63,8 @@ def cpe_table(d):
     counts = defaultdict(int)
     n = None
     for key in sorted({(k[0], k[1]) for k in ref}):
+        if not any((key[0], key[1], m, x) in cell for m, x in cols):
+            continue  # a run of part of the table
         out = []
         for m, x in cols:
             k = (key[0], key[1], m, x)
