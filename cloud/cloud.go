@@ -33,6 +33,11 @@ type Params struct {
 	Migration    string  `yaml:"migration" json:"migration,omitempty"`
 	MonitorLimit int     `yaml:"monitor_limit" json:"monitor_limit,omitempty" range:"[0,]"`
 	Overhead     float64 `yaml:"overhead" json:"overhead,omitempty" range:"[0,]"`
+	// Monitor is the reading of the migration monitor (§2.3, "適配任務數小于
+	// 指定數量", 任務 being job or task): "jobs" (default) migrates only
+	// while fewer than MonitorLimit waiting jobs fit the idle VMs; "tasks"
+	// only migrates a job that has fewer than MonitorLimit tasks to move.
+	Monitor string `yaml:"monitor" json:"monitor,omitempty"`
 	// XFactor is the demand-control threshold on (wait + service) /
 	// service (§2.4); 0 switches demand control off.
 	XFactor float64 `yaml:"xfactor" json:"xfactor,omitempty" range:"[0,]"`
@@ -45,6 +50,16 @@ type Params struct {
 	ALF float64 `yaml:"alf" json:"alf,omitempty" range:"[0,]"`
 	// MaxVMs caps the pool (0 = no cap; must allow the largest job).
 	MaxVMs int `yaml:"max_vms" json:"max_vms,omitempty" range:"[0,]"`
+	// LeaseCooldown: after a lease, no lease on load (§3.1 (2)) for this
+	// long (our reading of "no further leases ... after the tenth period";
+	// 0 = none). A lease for a job too large for the pool (§3.1 (1)) is
+	// never held back.
+	LeaseCooldown float64 `yaml:"lease_cooldown" json:"lease_cooldown,omitempty" range:"[0,]"`
+	// ReleaseHold is release condition 3 (§3.2): "migrating" (default):
+	// no VM goes while a migrated job waits for its start; "starving":
+	// also none while a starving job waits in the VM queues (it is
+	// collecting idle VMs to migrate to).
+	ReleaseHold string `yaml:"release_hold" json:"release_hold,omitempty"`
 	// FixedVMs > 0: a fixed pool of that many VMs, ready at 0, never
 	// leased or released (elasticity off).
 	FixedVMs int `yaml:"fixed_vms" json:"fixed_vms,omitempty" range:"[0,]"`
@@ -60,7 +75,7 @@ type Params struct {
 // XFactor 10, boot U(0, 0.2), ALF 1, no cap, continuous billing at 1 per
 // VM-hour, τ = 10 s.
 func DefaultParams() Params {
-	return Params{Policy: "afcfs", Migration: "first-fit", MonitorLimit: 5, XFactor: 10, BootMax: 0.2, ALF: 1, Price: 1, Tau: 10.0 / 3600}
+	return Params{Policy: "afcfs", Migration: "first-fit", MonitorLimit: 5, Monitor: "jobs", XFactor: 10, BootMax: 0.2, ALF: 1, ReleaseHold: "migrating", Price: 1, Tau: 10.0 / 3600}
 }
 
 // Defaults fills zero fields with DefaultParams' values where zero is not
@@ -72,6 +87,12 @@ func (p *Params) Defaults() {
 	}
 	if p.Migration == "" {
 		p.Migration = d.Migration
+	}
+	if p.Monitor == "" {
+		p.Monitor = "jobs"
+	}
+	if p.ReleaseHold == "" {
+		p.ReleaseHold = "migrating"
 	}
 	if p.BootMin == 0 && p.BootMax == 0 {
 		p.BootMax = d.BootMax
@@ -91,6 +112,10 @@ func (p *Params) Check(maxSize int) error {
 		return fmt.Errorf("policy: want afcfs or ljfs, got %q", p.Policy)
 	case p.Migration != "none" && p.Migration != "first-fit" && p.Migration != "best-fit":
 		return fmt.Errorf("migration: want none, first-fit or best-fit, got %q", p.Migration)
+	case p.Monitor != "" && p.Monitor != "jobs" && p.Monitor != "tasks":
+		return fmt.Errorf("monitor: want jobs or tasks, got %q", p.Monitor)
+	case p.ReleaseHold != "" && p.ReleaseHold != "migrating" && p.ReleaseHold != "starving":
+		return fmt.Errorf("release_hold: want migrating or starving, got %q", p.ReleaseHold)
 	case p.BootMax < p.BootMin || p.BootMin < 0:
 		return fmt.Errorf("boot_min, boot_max: need 0 <= boot_min <= boot_max, got %g, %g", p.BootMin, p.BootMax)
 	case p.MaxVMs > 0 && p.MaxVMs < maxSize:
@@ -128,6 +153,10 @@ type Job struct {
 	// dispatched when they are ready.
 	waitLease bool
 	seq       int // arrival order
+	starvSeq  int // order of entry into demand control
+	mark      int // scan epoch (candidate deduplication)
+	ixq       bool
+	ixs       int8 // 1: starving in the dispatcher; 2: starving, queued
 }
 
 // VM is one leased machine.
@@ -135,11 +164,13 @@ type VM struct {
 	ID                int
 	LeasedAt, ReadyAt float64
 	ReleasedAt        float64 // NaN while leased
-	queue             []*Job  // waiting tasks, FIFO
+	queue             []*Job  // waiting tasks; entries of jobs that left are dropped lazily
+	nq                int     // tasks really waiting in queue
 	running           *Job
 	reserved          *Job // a migrated job that will start here
 	busyTime          float64
 	released          bool
+	dirty             bool // became idle since the last normal scan
 }
 
 // Idle: booted, leased, not running, not reserved.
@@ -173,19 +204,31 @@ type Sim struct {
 	boot  *rand.Rand
 	next  int // next arrival
 	done  int
+	// naive: the reference scheduler, which scans every waiting job at
+	// every instant (kept for the equivalence test); the default is the
+	// indexed one (index.go).
+	naive bool
+	ix    index
+	seed  uint64
 
-	booting        int
-	Migrations     int // jobs migrated
-	TasksMoved     int
-	Starved        int // jobs that entered demand control
-	MaxPool        int
-	migrationsOpen int // migrated jobs not started yet
+	booting    int
+	lastLease  float64 // time of the last lease (−Inf before any)
+	Migrations int     // jobs migrated
+	TasksMoved int
+	Starved    int // jobs that entered demand control
+	// StarvedAtDispatcher: jobs that entered demand control while still
+	// in the dispatcher (waiting for VMs to boot); PausedByDispatcher:
+	// scheduling instants at which demand control paused normal
+	// scheduling though every starving job was still in the dispatcher.
+	StarvedAtDispatcher, PausedByDispatcher int
+	MaxPool                                 int
+	migrationsOpen                          int // migrated jobs not started yet
 }
 
 // New prepares a run of jobs (sorted by submit time) under p.
 func New(jobs []model.Job, p Params, seed uint64) (*Sim, error) {
 	maxSize := 0
-	s := &Sim{p: p, boot: sim.Stream(seed, "cloud/boot")}
+	s := &Sim{p: p, seed: seed, boot: sim.Stream(seed, "cloud/boot"), lastLease: math.Inf(-1)}
 	for i, j := range jobs {
 		if j.Procs < 1 {
 			return nil, fmt.Errorf("job %d: a gang needs at least one task, got %d", j.ID, j.Procs)
@@ -202,6 +245,7 @@ func New(jobs []model.Job, p Params, seed uint64) (*Sim, error) {
 	if err := p.Check(maxSize); err != nil {
 		return nil, err
 	}
+	s.ix.init(maxSize)
 	for range p.FixedVMs {
 		s.addVM(0, 0)
 	}
@@ -224,6 +268,9 @@ func (s *Sim) addVM(now, ready float64) *VM {
 func (s *Sim) lease(n int) {
 	if s.p.MaxVMs > 0 {
 		n = min(n, s.p.MaxVMs-s.leased())
+	}
+	if n > 0 {
+		s.lastLease = s.now
 	}
 	for range n {
 		d := s.p.BootMin + s.boot.Float64()*(s.p.BootMax-s.p.BootMin)
@@ -281,9 +328,11 @@ func (s *Sim) handle(e sim.Event) {
 			v := s.vms[id]
 			v.running = nil
 			v.busyTime += j.Service
+			s.markDirty(v)
 		}
 	case evReady:
 		s.booting--
+		s.markDirty(s.vms[e.Ref])
 	case evMigStart:
 		j := s.jobs[e.Ref]
 		s.migrationsOpen--
@@ -296,7 +345,14 @@ func (s *Sim) handle(e sim.Event) {
 		if j.state == jQueued || j.state == jDispatcher {
 			j.Starving = true
 			s.Starved++
-			s.starv = append(s.starv, j) // crossing times arrive in order
+			if j.state == jDispatcher {
+				s.StarvedAtDispatcher++
+			}
+			if s.naive {
+				s.starv = append(s.starv, j) // crossing times arrive in order
+			} else {
+				s.ix.starve(j)
+			}
 		}
 	}
 }
@@ -318,7 +374,7 @@ func (s *Sim) arrive(j *Job) {
 	}
 	// §3.1 (2): average load factor above the threshold (and no lease
 	// under way): lease as many VMs as the job has tasks.
-	if s.p.ALF > 0 && s.booting == 0 && s.alf() > s.p.ALF {
+	if s.p.ALF > 0 && s.booting == 0 && s.now >= s.lastLease+s.p.LeaseCooldown && s.alf() > s.p.ALF {
 		s.lease(j.Size)
 		j.waitLease = true
 	}
@@ -328,7 +384,7 @@ func (s *Sim) arrive(j *Job) {
 func (s *Sim) alf() float64 {
 	q := 0
 	for _, v := range s.pool {
-		q += len(v.queue)
+		q += v.nq
 	}
 	if len(s.pool) == 0 {
 		return 0
@@ -374,12 +430,16 @@ func (s *Sim) dispatch() {
 		})
 		j.VMs = j.VMs[:0]
 		for _, x := range ls[:j.Size] {
-			x.v.queue = append(x.v.queue, j)
+			enqueue(x.v, j)
 			j.VMs = append(j.VMs, x.v.ID)
 		}
 		sort.Ints(j.VMs)
 		j.state = jQueued
-		s.wait = append(s.wait, j)
+		if s.naive {
+			s.wait = append(s.wait, j)
+		} else {
+			s.ix.queued(j)
+		}
 	}
 }
 
@@ -390,7 +450,7 @@ type loaded struct {
 }
 
 func load(v *VM) int {
-	n := len(v.queue)
+	n := v.nq
 	if v.running != nil || v.reserved != nil {
 		n++
 	}
@@ -417,13 +477,9 @@ func (s *Sim) start(j *Job) {
 			return
 		}
 		v.running = j
-		for i, x := range v.queue {
-			if x == j {
-				v.queue = append(v.queue[:i], v.queue[i+1:]...)
-				break
-			}
-		}
+		dequeue(v, j)
 	}
+	s.ix.leave(j)
 	j.state = jRunning
 	j.Start = s.now
 	s.q.Push(sim.Event{Time: s.now + j.Service, Kind: evEnd, Ref: int32(j.seq)})
@@ -448,6 +504,10 @@ func (s *Sim) order() []*Job {
 // schedule is one scheduling instant: dispatch, then demand control or
 // normal scheduling and migration, then release.
 func (s *Sim) schedule() {
+	if !s.naive {
+		s.scheduleIndexed()
+		return
+	}
 	s.dispatch()
 	s.prune()
 	var starving []*Job
@@ -458,6 +518,13 @@ func (s *Sim) schedule() {
 	}
 	s.starv = starving
 	if len(starving) > 0 {
+		queued := false
+		for _, j := range starving {
+			queued = queued || j.state == jQueued
+		}
+		if !queued {
+			s.PausedByDispatcher++
+		}
 		// §2.4: normal scheduling and migration pause; starving jobs, in
 		// order, start when their VMs are idle or migrate (no monitor cap).
 		for _, j := range starving {
@@ -527,11 +594,11 @@ func (s *Sim) migrations() {
 		idle := s.idleCount()
 		var fit []*Job
 		for _, j := range s.order() {
-			if !j.Migrated && j.Size <= idle {
+			if !j.Migrated && j.Size <= idle && (s.p.Monitor != "tasks" || s.p.MonitorLimit == 0 || s.toMove(j) < s.p.MonitorLimit) {
 				fit = append(fit, j)
 			}
 		}
-		if len(fit) == 0 || (s.p.MonitorLimit > 0 && len(fit) >= s.p.MonitorLimit) {
+		if len(fit) == 0 || (s.p.Monitor != "tasks" && s.p.MonitorLimit > 0 && len(fit) >= s.p.MonitorLimit) {
 			return
 		}
 		pick := fit[0]
@@ -544,6 +611,18 @@ func (s *Sim) migrations() {
 		}
 		s.migrate(pick)
 	}
+}
+
+// toMove is the number of j's tasks a migration would move: those on
+// VMs that are not idle.
+func (s *Sim) toMove(j *Job) int {
+	n := 0
+	for _, id := range j.VMs {
+		if !s.vms[id].idle(s.now) {
+			n++
+		}
+	}
+	return n
 }
 
 // migrate moves j's tasks waiting on busy VMs to idle VMs not holding
@@ -567,17 +646,13 @@ func (s *Sim) migrate(j *Job) {
 		}
 		to := free[0]
 		free = free[1:]
-		for k, x := range v.queue {
-			if x == j {
-				v.queue = append(v.queue[:k], v.queue[k+1:]...)
-				break
-			}
-		}
-		to.queue = append(to.queue, j)
+		dequeue(v, j)
+		enqueue(to, j)
 		j.VMs[i] = to.ID
 		moved++
 	}
 	sort.Ints(j.VMs)
+	s.ix.leave(j)
 	j.Migrated = true
 	s.Migrations++
 	s.TasksMoved += moved
@@ -599,9 +674,19 @@ func (s *Sim) releaseIdle() {
 	if s.p.FixedVMs > 0 || len(s.disp) > 0 || s.migrationsOpen > 0 {
 		return
 	}
+	if s.p.ReleaseHold == "starving" {
+		if !s.naive && s.ix.starvingQueued > 0 {
+			return
+		}
+		for _, j := range s.starv {
+			if s.naive && j.state == jQueued {
+				return
+			}
+		}
+	}
 	kept := s.pool[:0]
 	for _, v := range s.pool {
-		if v.idle(s.now) && len(v.queue) == 0 {
+		if v.idle(s.now) && v.nq == 0 {
 			v.released = true
 			v.ReleasedAt = max(s.now, v.LeasedAt)
 			continue
@@ -630,6 +715,8 @@ type Result struct {
 	MeanResponse, MeanWait, MeanBSLD float64
 	Makespan                         float64
 	Migrations, TasksMoved, Starved  int
+	StarvedAtDispatcher              int
+	PausedByDispatcher               int
 	LeaseTime, Cost, Utilization     float64
 	MaxVMs, VMsLeased                int
 	MeanSize                         float64
@@ -640,7 +727,7 @@ type Result struct {
 // Σ (release − lease), cost (lease time per VM rounded up to the billing
 // granularity, × price), utilisation (busy VM time / lease time).
 func (s *Sim) Result() Result {
-	r := Result{Jobs: len(s.jobs), Migrations: s.Migrations, TasksMoved: s.TasksMoved, Starved: s.Starved, MaxVMs: s.MaxPool, VMsLeased: len(s.vms)}
+	r := Result{Jobs: len(s.jobs), Migrations: s.Migrations, TasksMoved: s.TasksMoved, Starved: s.Starved, StarvedAtDispatcher: s.StarvedAtDispatcher, PausedByDispatcher: s.PausedByDispatcher, MaxVMs: s.MaxPool, VMsLeased: len(s.vms)}
 	first := math.Inf(1)
 	busy := 0.0
 	for _, j := range s.jobs {
@@ -671,6 +758,20 @@ func (s *Sim) Result() Result {
 		r.Utilization = busy / r.LeaseTime
 	}
 	return r
+}
+
+// Hours converts jobs in SWF seconds (the gang generator's output, as
+// every SWF) to the model's hours: a copy with submit time and runtime
+// divided by 3600. Every caller converts here, at the model's boundary;
+// the model itself has no unit field to mix.
+func Hours(jobs []model.Job) []model.Job {
+	out := make([]model.Job, len(jobs))
+	for i, j := range jobs {
+		j.Submit /= 3600
+		j.Runtime /= 3600
+		out[i] = j
+	}
+	return out
 }
 
 // Jobs returns the simulated jobs (read only).

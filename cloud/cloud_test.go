@@ -2,6 +2,7 @@ package cloud
 
 import (
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -208,16 +209,19 @@ func TestInvariants(t *testing.T) {
 		if err != nil {
 			rt.Fatal(err)
 		}
-		jobs := gen.Take(g, rapid.IntRange(1, 80).Draw(rt, "jobs"))
+		jobs := Hours(gen.Take(g, rapid.IntRange(1, 80).Draw(rt, "jobs")))
 		p := Params{
-			Policy:       rapid.SampledFrom([]string{"afcfs", "ljfs"}).Draw(rt, "policy"),
-			Migration:    rapid.SampledFrom([]string{"none", "first-fit", "best-fit"}).Draw(rt, "migration"),
-			MonitorLimit: rapid.IntRange(0, 4).Draw(rt, "limit"),
-			Overhead:     float64(rapid.IntRange(0, 2).Draw(rt, "overhead")) / 10,
-			XFactor:      float64(rapid.SampledFrom([]int{0, 2, 5, 10}).Draw(rt, "xfactor")),
-			BootMax:      float64(rapid.IntRange(0, 4).Draw(rt, "boot")) / 10,
-			ALF:          float64(rapid.IntRange(0, 3).Draw(rt, "alf")) / 2,
-			MaxVMs:       rapid.SampledFrom([]int{0, 8, 12}).Draw(rt, "cap"),
+			Policy:        rapid.SampledFrom([]string{"afcfs", "ljfs"}).Draw(rt, "policy"),
+			Migration:     rapid.SampledFrom([]string{"none", "first-fit", "best-fit"}).Draw(rt, "migration"),
+			MonitorLimit:  rapid.IntRange(0, 4).Draw(rt, "limit"),
+			Overhead:      float64(rapid.IntRange(0, 2).Draw(rt, "overhead")) / 10,
+			XFactor:       float64(rapid.SampledFrom([]int{0, 2, 5, 10}).Draw(rt, "xfactor")),
+			BootMax:       float64(rapid.IntRange(0, 4).Draw(rt, "boot")) / 10,
+			ALF:           float64(rapid.IntRange(0, 3).Draw(rt, "alf")) / 2,
+			MaxVMs:        rapid.SampledFrom([]int{0, 8, 12}).Draw(rt, "cap"),
+			Monitor:       rapid.SampledFrom([]string{"jobs", "tasks"}).Draw(rt, "monitor"),
+			LeaseCooldown: float64(rapid.IntRange(0, 2).Draw(rt, "cooldown")) / 4,
+			ReleaseHold:   rapid.SampledFrom([]string{"migrating", "starving"}).Draw(rt, "hold"),
 		}
 		if rapid.Bool().Draw(rt, "fixed-pool") {
 			p.MaxVMs, p.FixedVMs = 0, rapid.IntRange(8, 12).Draw(rt, "fixed")
@@ -230,6 +234,7 @@ func TestInvariants(t *testing.T) {
 		if err := s.Run(); err != nil {
 			rt.Fatal(err)
 		}
+		sameAsNaive(rt, jobs, p, s)
 		type iv struct{ a, b float64 }
 		busy := map[int][]iv{}
 		for _, j := range s.Jobs() {
@@ -263,8 +268,8 @@ func TestInvariants(t *testing.T) {
 		}
 		lt := 0.0
 		for _, v := range s.VMs() {
-			if !v.released || len(v.queue) > 0 || v.running != nil {
-				rt.Fatalf("VM %d at the end: released %v, %d queued, running %v", v.ID, v.released, len(v.queue), v.running != nil)
+			if !v.released || v.nq > 0 || v.running != nil {
+				rt.Fatalf("VM %d at the end: released %v, %d queued, running %v", v.ID, v.released, v.nq, v.running != nil)
 			}
 			lt += v.ReleasedAt - v.LeasedAt
 		}
@@ -292,7 +297,7 @@ func TestMM1(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		s := fixed(t, 4, Params{Migration: "none"}, gen.Take(g, 200000)...)
+		s := fixed(t, 4, Params{Migration: "none"}, Hours(gen.Take(g, 200000))...)
 		want := 1 / (1 - lambda)
 		if r := s.Result(); math.Abs(r.MeanResponse-want) > 0.04*want {
 			t.Errorf("λ = %g: mean response %g, M/M/1 gives %g", lambda, r.MeanResponse, want)
@@ -324,7 +329,7 @@ func TestReleaseConditions(t *testing.T) {
 		t.Error("released while a migration is planned")
 	}
 	s, v = mk()
-	v.queue = []*Job{{ID: 9, Size: 1}}
+	enqueue(v, &Job{ID: 9, Size: 1})
 	if s.releaseIdle(); v.released {
 		t.Error("released with a queued task")
 	}
@@ -336,5 +341,141 @@ func TestReleaseConditions(t *testing.T) {
 	s, v = mk()
 	if s.releaseIdle(); !v.released || v.ReleasedAt != 5 || len(s.pool) != 0 {
 		t.Errorf("idle, empty, nothing pending: released %v at %g, pool %d", v.released, v.ReleasedAt, len(s.pool))
+	}
+}
+
+// TestMonitorTasks (§2.3, the "tasks" reading of the monitor): at 2.1 in
+// migrationCase X has 1 task to move (VM 0 is busy), Y 2 (VMs 1–2). With
+// limit 2 the job reading forbids migration (2 jobs fit); the task
+// reading lets X migrate (1 < 2) but never Y, even under best-fit, which
+// would otherwise take Y: Y waits for A (10).
+func TestMonitorTasks(t *testing.T) {
+	p := none()
+	p.Migration, p.MonitorLimit, p.Monitor = "best-fit", 2, "tasks"
+	s := fixed(t, 5, p, migrationCase()...)
+	x, y := s.Jobs()[2], s.Jobs()[3]
+	if x.Start != 2.1 || !x.Migrated || y.Start != 10 || y.Migrated || s.Migrations != 1 || s.TasksMoved != 1 {
+		t.Errorf("tasks reading: X at %g (migrated %v), Y at %g (migrated %v), %d migrations, %d tasks", x.Start, x.Migrated, y.Start, y.Migrated, s.Migrations, s.TasksMoved)
+	}
+	p.Monitor = "jobs"
+	if s := fixed(t, 5, p, migrationCase()...); s.Migrations != 0 {
+		t.Errorf("jobs reading, limit 2: %d migrations, want 0", s.Migrations)
+	}
+	if _, err := New(migrationCase(), Params{Policy: "afcfs", Migration: "none", Monitor: "task"}, 1); err == nil || !strings.Contains(err.Error(), "monitor") {
+		t.Errorf("bad monitor reading: %v", err)
+	}
+}
+
+// TestLeaseCooldown (§3.1, our reading of the "tenth period" clause): in
+// TestLease's case B's lease at 0.05 is the last before C arrives (0.2).
+// A cooldown of 0.5 holds back C's lease on load, so C goes to VMs 3–4 as
+// without ALF; a cooldown of 0.1 has passed, and C leases as before.
+func TestLeaseCooldown(t *testing.T) {
+	jobs := []model.Job{J(1, 0, 1, 3), J(2, 0.05, 1, 5), J(3, 0.2, 1, 2)}
+	p := Params{Migration: "none", BootMin: 0.1, BootMax: 0.1, ALF: 0.5, LeaseCooldown: 0.5}
+	s := runP(t, p, jobs...)
+	if c := s.Jobs()[2]; len(s.VMs()) != 5 || c.VMs[0] != 3 || c.Start != 0.2 {
+		t.Errorf("cooldown 0.5: C at %g on %v, %d VMs", c.Start, c.VMs, len(s.VMs()))
+	}
+	p.LeaseCooldown = 0.1
+	s = runP(t, p, jobs...)
+	if c := s.Jobs()[2]; len(s.VMs()) != 7 || !near(c.Start, 0.3) {
+		t.Errorf("cooldown 0.1: C at %g on %v, %d VMs", c.Start, c.VMs, len(s.VMs()))
+	}
+}
+
+// TestReleaseHoldStarving (§3.2 condition 3, the "starving" reading): an
+// idle VM with an empty queue stays while a starving job waits in the VM
+// queues (it may migrate to it), and goes under the literal reading.
+func TestReleaseHoldStarving(t *testing.T) {
+	for _, hold := range []string{"starving", "migrating"} {
+		s, err := New(nil, Params{Policy: "afcfs", Migration: "first-fit", ReleaseHold: hold}, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.now = 5
+		v := s.addVM(0, 1)
+		j := &Job{ID: 9, Size: 1, state: jQueued}
+		s.starv = []*Job{j} // the reference scheduler's list
+		s.ix.init(1)
+		s.ix.starve(j) // the indexed one's count
+		s.releaseIdle()
+		if v.released != (hold == "migrating") {
+			t.Errorf("release_hold %s: released %v", hold, v.released)
+		}
+	}
+}
+
+// sameAsNaive runs jobs again under the reference scheduler, which scans
+// every waiting job at every instant, and fails unless every job starts
+// and ends at the same instant on the same VMs, and every count and VM
+// lifetime is the same, as the indexed run s.
+func sameAsNaive(t interface{ Fatalf(string, ...any) }, jobs []model.Job, p Params, s *Sim) {
+	n, err := New(jobs, p, s.seed)
+	if err != nil {
+		t.Fatalf("%v", err)
+	}
+	n.naive = true
+	if err := n.Run(); err != nil {
+		t.Fatalf("%v", err)
+	}
+	for i, j := range s.Jobs() {
+		r := n.Jobs()[i]
+		if j.Start != r.Start || j.End != r.End || !slices.Equal(j.VMs, r.VMs) || j.Migrated != r.Migrated || j.Starving != r.Starving {
+			t.Fatalf("job %d: indexed %g–%g on %v (migrated %v, starving %v), reference %g–%g on %v (%v, %v)",
+				j.ID, j.Start, j.End, j.VMs, j.Migrated, j.Starving, r.Start, r.End, r.VMs, r.Migrated, r.Starving)
+		}
+	}
+	if len(s.VMs()) != len(n.VMs()) {
+		t.Fatalf("%d VMs leased, reference %d", len(s.VMs()), len(n.VMs()))
+	}
+	for i, v := range s.VMs() {
+		r := n.VMs()[i]
+		if v.LeasedAt != r.LeasedAt || v.ReadyAt != r.ReadyAt || v.ReleasedAt != r.ReleasedAt || v.busyTime != r.busyTime {
+			t.Fatalf("VM %d: indexed %g/%g/%g, reference %g/%g/%g", v.ID, v.LeasedAt, v.ReadyAt, v.ReleasedAt, r.LeasedAt, r.ReadyAt, r.ReleasedAt)
+		}
+	}
+	if a, b := s.Result(), n.Result(); a != b {
+		t.Fatalf("results differ:\nindexed   %+v\nreference %+v", a, b)
+	}
+}
+
+// TestIndexedEqualsNaive: seeded runs of the gang model (seed 003's
+// workload, 1,500 jobs) in the catalogue's settings and in the overloaded
+// one (ALF off: the pool stays at 32 VMs and the waiting list grows to
+// thousands), for both policies, both migration rules and both monitor
+// readings, with and without demand control and a migration overhead:
+// the indexed scheduler decides exactly as the reference scan.
+func TestIndexedEqualsNaive(t *testing.T) {
+	gp := gen.DefaultGangParams()
+	gp.Lambda = 2.5
+	g, err := gen.NewGang(gp, 11)
+	if err != nil {
+		t.Fatal(err)
+	}
+	jobs := Hours(gen.Take(g, 1500))
+	for _, alf := range []float64{1, 0} {
+		for _, pol := range []string{"afcfs", "ljfs"} {
+			for _, mig := range []string{"first-fit", "best-fit", "none"} {
+				for _, mon := range []string{"jobs", "tasks"} {
+					p := DefaultParams()
+					p.ALF, p.Policy, p.Migration, p.Monitor = alf, pol, mig, mon
+					if mon == "tasks" {
+						p.MonitorLimit, p.Overhead, p.XFactor, p.ReleaseHold = 2, 0.05, 20, "starving"
+					}
+					s, err := New(jobs, p, 5)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if err := s.Run(); err != nil {
+						t.Fatal(err)
+					}
+					if s.Migrations == 0 && mig != "none" {
+						t.Errorf("%+v: no migration, a weak case", p)
+					}
+					sameAsNaive(t, jobs, p, s)
+				}
+			}
+		}
 	}
 }

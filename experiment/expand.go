@@ -225,9 +225,13 @@ func (rc *RunConfig) cloudParams() cloud.Params {
 
 // runCloud simulates the elastic cloud of seed 003 on jobs; with cpe
 // (for LJFS) it also simulates AFCFS on the same jobs and reports the
-// cost–performance efficiency CPE = ΔLT + ΔRT, Δ = (LJFS − AFCFS) /
-// AFCFS: negative when LJFS leases less and/or responds faster.
+// cost–performance efficiency in the paper's convention (§4.2, §4.4 (3);
+// docs/cloud.md): CPE = ΔLT + ΔRT with Δ = (AFCFS − LJFS) / AFCFS, AFCFS
+// the base, so that a negative CPE shows AFCFS the more cost-efficient
+// (it leases less and/or responds faster); cpe_lt and cpe_rt are the two
+// terms. The jobs come in SWF seconds and go to the model in hours.
 func runCloud(rc *RunConfig, jobs []model.Job, seed uint64, cpe bool) (map[string]float64, error) {
+	jobs = cloud.Hours(jobs)
 	p := rc.cloudParams()
 	res, err := cloudRun(jobs, p, seed)
 	if err != nil {
@@ -238,6 +242,8 @@ func runCloud(rc *RunConfig, jobs []model.Job, seed uint64, cpe bool) (map[strin
 		"mean_bsld": res.MeanBSLD, "makespan": res.Makespan, "migrations": float64(res.Migrations),
 		"tasks_migrated": float64(res.TasksMoved), "starved": float64(res.Starved), "lease_time": res.LeaseTime,
 		"cost": res.Cost, "max_vms": float64(res.MaxVMs), "vm_utilization": res.Utilization,
+		"starved_dispatcher": float64(res.StarvedAtDispatcher), "paused_dispatcher": float64(res.PausedByDispatcher),
+		"vms_leased": float64(res.VMsLeased),
 	}
 	if cpe && p.Policy == "ljfs" {
 		b := p
@@ -246,7 +252,9 @@ func runCloud(rc *RunConfig, jobs []model.Job, seed uint64, cpe bool) (map[strin
 		if err != nil {
 			return nil, err
 		}
-		m["cpe"] = (res.LeaseTime-base.LeaseTime)/base.LeaseTime + (res.MeanResponse-base.MeanResponse)/base.MeanResponse
+		m["cpe_lt"] = (base.LeaseTime - res.LeaseTime) / base.LeaseTime
+		m["cpe_rt"] = (base.MeanResponse - res.MeanResponse) / base.MeanResponse
+		m["cpe"] = m["cpe_lt"] + m["cpe_rt"]
 	}
 	return m, nil
 }
@@ -721,6 +729,11 @@ var metricDefs = []struct {
 	{"max_vms", extra("max_vms")},
 	{"vm_utilization", extra("vm_utilization")},
 	{"cpe", extra("cpe")},
+	{"cpe_lt", extra("cpe_lt")},
+	{"cpe_rt", extra("cpe_rt")},
+	{"starved_dispatcher", extra("starved_dispatcher")},
+	{"paused_dispatcher", extra("paused_dispatcher")},
+	{"vms_leased", extra("vms_leased")},
 }
 
 // extra reads a model metric (NaN, i.e. absent, when the run has none).

@@ -18,6 +18,11 @@ import (
 // U{large_min..large_max}. The paper's grids: q = 0.25 with λ ∈ {1.75,
 // 2, 2.25, 2.5}; q = 0.5 with λ ∈ {2, 2.25, 2.5, 2.75}; q = 0.75 with
 // λ ∈ {2.5, 3, 3.5, 4}; mean service 1.
+//
+// Units: lambda and mu are per hour (the paper's time unit, docs/cloud.md),
+// but the jobs are written in seconds, as SWF defines its fields: submit
+// time and runtime are the hours drawn × 3600. The cloud model converts
+// back to hours at its boundary (cloud.Hours).
 type GangParams struct {
 	Lambda   float64 `yaml:"lambda"`
 	Mu       float64 `yaml:"mu"`
@@ -27,6 +32,9 @@ type GangParams struct {
 	LargeMin int     `yaml:"large_min"`
 	LargeMax int     `yaml:"large_max"`
 }
+
+// SecondsPerHour converts the gang model's hours to SWF seconds.
+const SecondsPerHour = 3600
 
 // DefaultGangParams: λ = 2, μ = 1, q = 0.5, sizes 1–16 and 17–32.
 func DefaultGangParams() GangParams {
@@ -86,7 +94,7 @@ func (g *Gang) Next() model.Job {
 	}
 	n := lo + g.sizeR.IntN(hi-lo+1)
 	g.id++
-	j := model.NewJob(g.id, g.t, g.svc.Rand(), n)
+	j := model.NewJob(g.id, g.t*SecondsPerHour, g.svc.Rand()*SecondsPerHour, n)
 	j.ReqProcs = n
 	j.Status = 1
 	return j

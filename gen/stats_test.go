@@ -307,7 +307,8 @@ func TestGridModel(t *testing.T) {
 }
 
 // TestGangModel: Poisson arrivals, exponential service, sizes uniform on
-// 1–16 with probability q and on 17–32 otherwise (seed 003 §1).
+// 1–16 with probability q and on 17–32 otherwise (seed 003 §1); the
+// times are written in seconds (SWF), the rates are per hour.
 func TestGangModel(t *testing.T) {
 	p := DefaultGangParams()
 	p.Q, p.Lambda, p.Mu = 0.25, 2.25, 0.8
@@ -317,9 +318,10 @@ func TestGangModel(t *testing.T) {
 	last := 0.0
 	for i := 0; i < sampleN; i++ {
 		j := g.Next()
-		ia = append(ia, j.Submit-last)
+		// SWF seconds; the rates are per hour.
+		ia = append(ia, (j.Submit-last)/SecondsPerHour)
 		last = j.Submit
-		svc = append(svc, j.Runtime)
+		svc = append(svc, j.Runtime/SecondsPerHour)
 		sizes[j.Procs]++
 	}
 	requireKS(t, "gang inter-arrival ~ Exp(λ = 2.25)", ia, distuv.Exponential{Rate: 2.25}.CDF)
