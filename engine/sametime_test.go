@@ -9,6 +9,7 @@ import (
 	"github.com/gridsched/gridsched/engine"
 	"github.com/gridsched/gridsched/model"
 	"github.com/gridsched/gridsched/policy"
+	_ "github.com/gridsched/gridsched/unstable" // easy-single
 )
 
 // sameTimeCase draws a workload in which many jobs end at the same
@@ -56,12 +57,13 @@ func startsUnder(t testing.TB, name string, p *model.Platform, jobs []model.Job,
 }
 
 // TestSameTimeOrderIrrelevant: under the policies consulted on settled
-// instants (the default EASY, conservative, FCFS), permuting the order in
+// instants (the default EASY, conservative, FCFS, seed 002's
+// SingleBackfill), permuting the order in
 // which same-time completions are handled changes no job's start time
 // (issue 12: EASY decides at t only once every job ending at t has
 // released its processors).
 func TestSameTimeOrderIrrelevant(t *testing.T) {
-	for _, name := range []string{"easy", "conservative", "fcfs"} {
+	for _, name := range []string{"easy", "conservative", "fcfs", "easy-single"} {
 		t.Run(name, func(t *testing.T) {
 			rapid.Check(t, func(rt *rapid.T) {
 				p, jobs := sameTimeCase(rt)

@@ -42,7 +42,20 @@ type SingleBackfill struct {
 	key  map[int32]float64 // expected release of running jobs
 }
 
-var _ engine.Policy = (*SingleBackfill)(nil)
+var _ engine.ConsultingPolicy = (*SingleBackfill)(nil)
+
+// Consultation implements engine.ConsultingPolicy. Mode "arrival" decides
+// once every job ending at an instant has released its processors (as
+// policy.EASY does: same-time completions handled in any order give the
+// same schedule). Mode "first" backfills at most one job per event, so it
+// is consulted after every event, completions before arrivals (the
+// per-event reading, as policy's easy-per-event).
+func (s *SingleBackfill) Consultation() engine.Consultation {
+	if s.mode == "first" {
+		return engine.EveryEventCompletionsFirst
+	}
+	return engine.SettledInstants
+}
 
 // NewSingleBackfill returns the policy of the given mode ("arrival" or
 // "first") using sel for node selection.
