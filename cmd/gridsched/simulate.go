@@ -128,7 +128,7 @@ DIR/summary.json, DIR/schedule.swf and DIR/series.csv.`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&cfg.WorkloadPath, "workload", "", "workload file: an SWF trace (plain or gzip), or .csv / .jsonl in the native formats (default: the built-in workload)")
-	f.StringVar(&cfg.Policy, "policy", "easy", "scheduling policy: fcfs, easy, conservative, drrm, srrm-r, srrm-m, grid-* with --tree (see 'gridsched policies')")
+	f.StringVar(&cfg.Policy, "policy", "easy", "scheduling policy: fcfs, easy, easy-per-event, conservative, drrm, srrm-r, srrm-m, grid-* with --tree (see 'gridsched policies')")
 	f.StringVar(&cfg.NodeSelect, "node-select", "first-fit", "node selection: first-fit, random, u or expected (u and expected need --instability)")
 	f.StringVar(&instability, "instability", "", "unstable nodes (their stability and delay come from --platform): published or periods")
 	f.Float64Var(&cycle, "cycle", 7200, "mean stable+unstable cycle (s) of --instability periods")
