@@ -8,11 +8,13 @@ import (
 )
 
 // checkFuzzed: whatever a reader accepts is finite, and whatever it
-// refuses is refused with the file's name (issue 18, item 7).
-func checkFuzzed(t *testing.T, name string, b *builder, err error) {
+// refuses is refused with the file's name and no formatting slip ("%!"
+// from a wrong verb; input that itself holds "%!" may be quoted back)
+// (issue 18, item 7).
+func checkFuzzed(t *testing.T, name string, data []byte, b *builder, err error) {
 	t.Helper()
 	if err != nil {
-		if !strings.HasPrefix(err.Error(), name+":") || strings.Contains(err.Error(), "%!") {
+		if !strings.HasPrefix(err.Error(), name+":") || (strings.Contains(err.Error(), "%!") && !bytes.Contains(data, []byte("%!"))) {
 			t.Fatalf("error without position: %v", err)
 		}
 		return
@@ -36,7 +38,7 @@ func FuzzCSV(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		b := newBuilder("fuzz.csv", Rules{}, Transform{}, 16)
 		err := readCSV(bytes.NewReader(data), "fuzz.csv", b)
-		checkFuzzed(t, "fuzz.csv", b, err)
+		checkFuzzed(t, "fuzz.csv", data, b, err)
 	})
 }
 
@@ -49,6 +51,6 @@ func FuzzJSONL(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		b := newBuilder("fuzz.jsonl", Rules{}, Transform{}, 16)
 		err := readJSONL(bytes.NewReader(data), "fuzz.jsonl", b)
-		checkFuzzed(t, "fuzz.jsonl", b, err)
+		checkFuzzed(t, "fuzz.jsonl", data, b, err)
 	})
 }
