@@ -223,6 +223,11 @@ type Sim struct {
 	StarvedAtDispatcher, PausedByDispatcher int
 	MaxPool                                 int
 	migrationsOpen                          int // migrated jobs not started yet
+
+	// The series (nil: none) and the counts it reads.
+	rec               *Recorder
+	nQueued, nRunning int     // jobs queued or migrating; running
+	relLease, relCost float64 // lease time and billed cost of released VMs
 }
 
 // New prepares a run of jobs (sorted by submit time) under p.
@@ -307,12 +312,18 @@ func (s *Sim) Run() error {
 			continue
 		}
 		s.schedule()
+		if s.rec != nil {
+			s.sample()
+		}
 	}
 	if s.err != nil {
 		return s.err
 	}
 	for len(s.pool) > 0 {
 		s.release(s.pool[0])
+	}
+	if s.rec != nil {
+		s.sample()
 	}
 	return nil
 }
@@ -324,6 +335,7 @@ func (s *Sim) handle(e sim.Event) {
 		j.state = jDone
 		j.End = s.now
 		s.done++
+		s.nRunning--
 		for _, id := range j.VMs {
 			v := s.vms[id]
 			v.running = nil
@@ -435,6 +447,7 @@ func (s *Sim) dispatch() {
 		}
 		sort.Ints(j.VMs)
 		j.state = jQueued
+		s.nQueued++
 		if s.naive {
 			s.wait = append(s.wait, j)
 		} else {
@@ -481,6 +494,8 @@ func (s *Sim) start(j *Job) {
 	}
 	s.ix.leave(j)
 	j.state = jRunning
+	s.nQueued--
+	s.nRunning++
 	j.Start = s.now
 	s.q.Push(sim.Event{Time: s.now + j.Service, Kind: evEnd, Ref: int32(j.seq)})
 }
@@ -687,8 +702,7 @@ func (s *Sim) releaseIdle() {
 	kept := s.pool[:0]
 	for _, v := range s.pool {
 		if v.idle(s.now) && v.nq == 0 {
-			v.released = true
-			v.ReleasedAt = max(s.now, v.LeasedAt)
+			s.setReleased(v)
 			continue
 		}
 		kept = append(kept, v)
@@ -699,14 +713,22 @@ func (s *Sim) releaseIdle() {
 
 // release lets v go now.
 func (s *Sim) release(v *VM) {
-	v.released = true
-	v.ReleasedAt = max(s.now, v.LeasedAt)
+	s.setReleased(v)
 	for i, x := range s.pool {
 		if x == v {
 			s.pool = append(s.pool[:i], s.pool[i+1:]...)
 			break
 		}
 	}
+}
+
+// setReleased marks v released now and counts its lease.
+func (s *Sim) setReleased(v *VM) {
+	v.released = true
+	v.ReleasedAt = max(s.now, v.LeasedAt)
+	lt := v.ReleasedAt - v.LeasedAt
+	s.relLease += lt
+	s.relCost += s.billed(lt)
 }
 
 // Result is what a run measured.

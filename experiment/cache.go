@@ -8,6 +8,7 @@ import (
 
 	"github.com/gridsched/gridsched/model"
 	"github.com/gridsched/gridsched/simulate"
+	"github.com/gridsched/gridsched/system"
 	"github.com/gridsched/gridsched/workload"
 )
 
@@ -26,8 +27,10 @@ type resolvedEntry struct {
 	rc     *RunConfig
 	model  *gen.Model
 	params any
-	hier   *simulate.Hierarchy // the hierarchical grid, built once (read only in runs)
-	err    error
+	// prepared: the systems' sections, prepared once (a hierarchy's
+	// tree is built here; runs only read them).
+	prepared system.Prepared
+	err      error
 }
 
 // resolve returns the run config of c (and its model parameters),
@@ -46,8 +49,8 @@ func (c *Cache) resolve(s *Spec, cfg *Config) (*resolvedEntry, error) {
 		if e.err == nil && e.rc.Workload.Model != "" {
 			e.model, e.params, e.err = e.rc.modelParams()
 		}
-		if e.err == nil && e.rc.Hierarchy != nil {
-			e.hier, e.err = e.rc.Hierarchy.build()
+		if e.err == nil {
+			e.prepared, e.err = e.rc.prepare(s)
 		}
 		if f, ok := e.params.(*gen.TraceReservationFile); ok && e.err == nil && f.Trace != "" {
 			// Load the trace once per spec, not once per run.

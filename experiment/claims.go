@@ -36,7 +36,7 @@ type Claim struct {
 }
 
 func (c *Claim) validate(s *Spec) error {
-	if !IsMetric(c.Metric) {
+	if !s.isMetric(c.Metric) {
 		return fmt.Errorf("unknown metric %q", c.Metric)
 	}
 	switch {

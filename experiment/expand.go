@@ -8,21 +8,18 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 
-	"github.com/gridsched/gridsched/cloud"
 	"github.com/gridsched/gridsched/engine"
 	"github.com/gridsched/gridsched/gen"
-	"github.com/gridsched/gridsched/hgrid"
 	"github.com/gridsched/gridsched/internal/yamlx"
 	"github.com/gridsched/gridsched/metrics"
 	"github.com/gridsched/gridsched/model"
 	"github.com/gridsched/gridsched/sim"
 	"github.com/gridsched/gridsched/simulate"
 	"github.com/gridsched/gridsched/swf"
-	"github.com/gridsched/gridsched/unstable"
+	"github.com/gridsched/gridsched/system"
 	"github.com/gridsched/gridsched/workload"
 )
 
@@ -138,41 +135,21 @@ func (s *Spec) Configs() []Config {
 
 // RunConfig is what one configuration simulates.
 type RunConfig struct {
-	Workload    WorkloadSpec     `yaml:"workload"`
-	Platform    PlatformSpec     `yaml:"platform"`
-	Policy      string           `yaml:"policy"`
-	Overrun     string           `yaml:"overrun"`
-	NodeSelect  string           `yaml:"node_select"`
-	Instability *unstable.Params `yaml:"instability"`
-	WholeNodes  bool             `yaml:"whole_nodes"`
-	Failure     *FailureSpec     `yaml:"failure"`
-	Hierarchy   *HierarchySpec   `yaml:"hierarchy"`
-	Cloud       *cloud.Params    `yaml:"cloud"`
+	Workload   WorkloadSpec `yaml:"workload"`
+	Platform   PlatformSpec `yaml:"platform"`
+	Policy     string       `yaml:"policy"`
+	Overrun    string       `yaml:"overrun"`
+	NodeSelect string       `yaml:"node_select"`
+	WholeNodes bool         `yaml:"whole_nodes"`
+	// Sections are the systems' parameters (a copy of the spec's, with
+	// the configuration's values set), by section key.
+	Sections map[string]any `yaml:"-"`
 }
 
 // Resolve applies the configuration's parameters to the spec's base.
 func (c *Config) Resolve(s *Spec) (*RunConfig, error) {
-	rc := &RunConfig{Workload: s.Workload, Platform: s.Platform, Overrun: s.Overrun, NodeSelect: s.NodeSelect, WholeNodes: s.WholeNodes}
-	if s.Instability != nil {
-		in := *s.Instability
-		rc.Instability = &in
-	}
-	if s.Failure != nil {
-		f := *s.Failure
-		rc.Failure = &f
-	}
-	if s.Cloud != nil {
-		c := *s.Cloud
-		rc.Cloud = &c
-	}
-	if s.Hierarchy != nil {
-		h := *s.Hierarchy
-		h.Weights = maps.Clone(h.Weights)
-		if h.Tree != "" && h.Tree != "paper109" && h.Tree != "paper109-single" {
-			h.Tree = s.resolvePath(h.Tree, false)
-		}
-		rc.Hierarchy = &h
-	}
+	rc := &RunConfig{Workload: s.Workload, Platform: s.Platform, Overrun: s.Overrun, NodeSelect: s.NodeSelect, WholeNodes: s.WholeNodes,
+		Sections: cloneSections(s.Sections)}
 	if len(s.Policies) > 0 {
 		rc.Policy = s.Policies[0]
 	}
@@ -189,6 +166,22 @@ func (c *Config) Resolve(s *Spec) (*RunConfig, error) {
 		if err != nil {
 			return nil, err
 		}
+		if sys, rest, ok := section(p.Key); ok {
+			// A system's parameter: set on the configuration's copy of
+			// its section (made from the defaults if the spec has none).
+			if rc.Sections == nil {
+				rc.Sections = map[string]any{}
+			}
+			sec, ok := rc.Sections[sys.Section]
+			if !ok {
+				sec = sys.NewParams()
+				rc.Sections[sys.Section] = sec
+			}
+			if err := yamlx.DecodeStrict(p.Key+"="+v, yamlx.PathDoc(rest, v), sec); err != nil {
+				return nil, err
+			}
+			continue
+		}
 		if err := yamlx.DecodeStrict(p.Key+"="+v, yamlx.PathDoc(p.Key, v), rc); err != nil {
 			return nil, err
 		}
@@ -198,91 +191,16 @@ func (c *Config) Resolve(s *Spec) (*RunConfig, error) {
 			return nil, err
 		}
 	}
-	if rc.Hierarchy != nil {
-		if _, err := rc.Hierarchy.build(); err != nil {
-			return nil, fmt.Errorf("hierarchy: %w", err)
-		}
-	}
-	if rc.Cloud != nil {
-		p := rc.cloudParams()
-		if err := p.Check(1); err != nil {
-			return nil, fmt.Errorf("cloud: %w", err)
-		}
+	if _, err := rc.prepare(s); err != nil {
+		return nil, err
 	}
 	return rc, nil
 }
 
-// cloudParams are the run's cloud parameters: the section with defaults
-// and the gang policy its policy name gives (cloud-afcfs, cloud-ljfs).
-func (rc *RunConfig) cloudParams() cloud.Params {
-	p := *rc.Cloud
-	if d, ok := strings.CutPrefix(rc.Policy, "cloud-"); ok {
-		p.Policy = d
-	}
-	p.Defaults()
-	return p
-}
-
-// runCloud simulates the elastic cloud of seed 003 on jobs; with cpe
-// (for LJFS) it also simulates AFCFS on the same jobs and reports the
-// cost–performance efficiency in the paper's convention (§4.2, §4.4 (3);
-// docs/cloud.md): CPE = ΔLT + ΔRT with Δ = (AFCFS − LJFS) / AFCFS, AFCFS
-// the base, so that a negative CPE shows AFCFS the more cost-efficient
-// (it leases less and/or responds faster); cpe_lt and cpe_rt are the two
-// terms. The jobs come in SWF seconds and go to the model in hours.
-func runCloud(rc *RunConfig, jobs []model.Job, seed uint64, cpe bool) (map[string]float64, error) {
-	jobs = cloud.Hours(jobs)
-	p := rc.cloudParams()
-	res, err := cloudRun(jobs, p, seed)
-	if err != nil {
-		return nil, err
-	}
-	m := map[string]float64{
-		"jobs": float64(res.Jobs), "mean_response": res.MeanResponse, "mean_wait": res.MeanWait,
-		"mean_bsld": res.MeanBSLD, "makespan": res.Makespan, "migrations": float64(res.Migrations),
-		"tasks_migrated": float64(res.TasksMoved), "starved": float64(res.Starved), "lease_time": res.LeaseTime,
-		"cost": res.Cost, "max_vms": float64(res.MaxVMs), "vm_utilization": res.Utilization,
-		"starved_dispatcher": float64(res.StarvedAtDispatcher), "paused_dispatcher": float64(res.PausedByDispatcher),
-		"vms_leased": float64(res.VMsLeased),
-	}
-	if cpe && p.Policy == "ljfs" {
-		b := p
-		b.Policy = "afcfs"
-		base, err := cloudRun(jobs, b, seed)
-		if err != nil {
-			return nil, err
-		}
-		m["cpe_lt"] = (base.LeaseTime - res.LeaseTime) / base.LeaseTime
-		m["cpe_rt"] = (base.MeanResponse - res.MeanResponse) / base.MeanResponse
-		m["cpe"] = m["cpe_lt"] + m["cpe_rt"]
-	}
-	return m, nil
-}
-
-func cloudRun(jobs []model.Job, p cloud.Params, seed uint64) (cloud.Result, error) {
-	c, err := cloud.New(jobs, p, seed)
-	if err != nil {
-		return cloud.Result{}, err
-	}
-	if err := c.Run(); err != nil {
-		return cloud.Result{}, err
-	}
-	return c.Result(), nil
-}
-
-// build makes the tree and parameters of a hierarchy section.
-func (h *HierarchySpec) build() (*simulate.Hierarchy, error) {
-	t, err := hgrid.Open(h.Tree, h.Heterogeneity)
-	if err != nil {
-		return nil, err
-	}
-	p := h.Params
-	p.Defaults()
-	// Check the parameters once, as a policy would.
-	if _, err := hgrid.New(t, "stat", p, 0); err != nil {
-		return nil, err
-	}
-	return &simulate.Hierarchy{Tree: t, Params: p}, nil
+// prepare prepares the configuration's sections (package system): checked,
+// with defaults, built once (a hierarchy's tree).
+func (rc *RunConfig) prepare(s *Spec) (system.Prepared, error) {
+	return system.Prepare(cloneSections(rc.Sections), func(f string) string { return s.resolvePath(f, false) })
 }
 
 func (rc *RunConfig) modelParams() (*gen.Model, any, error) {
@@ -448,19 +366,34 @@ func fileExists(p string) bool {
 	return err == nil && !st.IsDir()
 }
 
-// Execute simulates one run and returns its metrics.
+// Execute simulates one run and returns its metrics, with the spec's
+// paired metrics (Pairing) when the run's policy has them.
 func (s *Spec) Execute(r Run, cache *Cache) (map[string]float64, error) {
 	res, err := cache.resolve(s, r.Config)
 	if err != nil {
 		return nil, err
 	}
+	m, err := s.execute(r, res, res.rc.Policy, cache)
+	if err != nil || s.Pairing == nil || !s.Pairing.applies(res.rc.Policy) {
+		return m, err
+	}
+	base, err := s.execute(r, res, s.Pairing.Base, cache)
+	if err != nil {
+		return nil, fmt.Errorf("pairing base %s: %w", s.Pairing.Base, err)
+	}
+	s.Pairing.add(m, base)
+	return m, nil
+}
+
+// execute simulates run r of a resolved configuration under policy pol.
+func (s *Spec) execute(r Run, res *resolvedEntry, pol string, cache *Cache) (map[string]float64, error) {
 	rc := res.rc
 	w := rc.Workload
 	cfg := simulate.Config{
-		Policy: rc.Policy, Nodes: rc.Platform.Nodes, Seed: r.Seed,
-		NodeSelect: rc.NodeSelect, Instability: rc.Instability, WholeNodes: rc.WholeNodes,
+		Policy: pol, Nodes: rc.Platform.Nodes, Seed: r.Seed,
+		NodeSelect: rc.NodeSelect, WholeNodes: rc.WholeNodes, Prepared: res.prepared,
 		Rules:     workload.Rules{KeepCancelled: w.KeepCancelled, ClampWide: w.ClampWide},
-		Transform: workload.Transform{Skip: w.Skip, First: w.First, Scale: w.ArrivalScale, MaxProcs: w.MaxProcs},
+		Transform: workload.Transform{Skip: w.Skip, First: w.First, Scale: w.ArrivalScale, MaxProcs: w.MaxProcs, Estimates: w.Estimates},
 	}
 	if rc.Overrun == "extend" {
 		cfg.Overrun = engine.OverrunExtend
@@ -471,23 +404,20 @@ func (s *Spec) Execute(r Run, cache *Cache) (map[string]float64, error) {
 	if p := buildPlatform(&rc.Platform, r.Seed); p != nil {
 		cfg.Platform = p
 	}
-	if res.hier != nil {
-		cfg.Hierarchy = res.hier
-		cfg.Platform = res.hier.Tree.Platform
+	if p := res.prepared.Platform(); p != nil {
+		cfg.Platform = p
 	}
 	var wl *workload.Workload
 	var plat *model.Platform
+	var err error
 	if w.Trace != "" {
 		cfg.WorkloadPath = s.resolvePath(w.Trace, true)
 		wl, plat, err = cache.load(&cfg)
 		if cfg.Platform != nil {
 			plat = cfg.Platform // this run's own platform (same shape as the cached one)
 		}
-	} else if rc.Cloud != nil {
-		if wl, _, err = generate(res, &cfg); err != nil {
-			return nil, err
-		}
-		return runCloud(rc, wl.Jobs, r.Seed, slices.Contains(s.Metrics, "cpe"))
+	} else if _, loop := system.Loop(pol); loop {
+		wl, _, err = generate(res, &cfg)
 	} else {
 		wl, plat, err = generate(res, &cfg)
 		if err == nil && w.AdmittedByBoth {
@@ -497,21 +427,11 @@ func (s *Spec) Execute(r Run, cache *Cache) (map[string]float64, error) {
 	if err != nil {
 		return nil, err
 	}
-	if rc.Failure != nil {
-		horizon := 0.0
-		for _, j := range wl.Jobs {
-			if !math.IsNaN(j.WindowEnd) {
-				horizon = max(horizon, j.WindowEnd)
-			}
-		}
-		node := sim.Stream(r.Seed, "failure/node").IntN(len(plat.Nodes))
-		cfg.Failures = []simulate.Failure{{At: rc.Failure.Sigma * horizon, Node: node}}
-	}
 	out, err := simulate.RunLoaded(cfg, wl, plat)
 	if err != nil {
 		return nil, err
 	}
-	return MetricValues(&out.Summary), nil
+	return out.Metrics(), nil
 }
 
 // buildPlatform makes the platform a spec describes with pes, mips or
@@ -638,7 +558,7 @@ func admittedByBoth(res *resolvedEntry, cfg *simulate.Config, wl *workload.Workl
 	for _, pol := range []string{"srrm-r", "drrm"} {
 		c := *cfg
 		c.Policy = pol
-		c.Failures = nil
+		c.Prepared = system.Prepared{} // the admission runs see the requests alone (no failure)
 		out, err := simulate.RunLoaded(c, base, plat)
 		if err != nil {
 			return nil, err
@@ -682,115 +602,15 @@ func admittedByBoth(res *resolvedEntry, cfg *simulate.Config, wl *workload.Workl
 	return kept, nil
 }
 
-// metricDefs lists every metric a run reports, by name.
-var metricDefs = []struct {
-	name string
-	get  func(*metrics.Summary) float64
-}{
-	{"mean_wait", func(s *metrics.Summary) float64 { return s.Wait.Mean }},
-	{"median_wait", func(s *metrics.Summary) float64 { return s.Wait.Median }},
-	{"p95_wait", func(s *metrics.Summary) float64 { return s.Wait.P95 }},
-	{"max_wait", func(s *metrics.Summary) float64 { return s.Wait.Max }},
-	{"mean_response", func(s *metrics.Summary) float64 { return s.Response.Mean }},
-	{"median_response", func(s *metrics.Summary) float64 { return s.Response.Median }},
-	{"mean_bsld", func(s *metrics.Summary) float64 { return s.BSLD.Mean }},
-	{"median_bsld", func(s *metrics.Summary) float64 { return s.BSLD.Median }},
-	{"p95_bsld", func(s *metrics.Summary) float64 { return s.BSLD.P95 }},
-	{"max_bsld", func(s *metrics.Summary) float64 { return s.BSLD.Max }},
-	{"utilization", func(s *metrics.Summary) float64 { return s.Utilization }},
-	{"makespan", func(s *metrics.Summary) float64 { return s.Makespan }},
-	{"throughput", func(s *metrics.Summary) float64 { return s.Throughput }},
-	{"jobs", func(s *metrics.Summary) float64 { return float64(s.Jobs) }},
-	{"killed", func(s *metrics.Summary) float64 { return float64(s.Killed) }},
-	{"mean_qos", extra("mean_qos")},
-	{"mean_qos_alel", extra("mean_qos_alel")},
-	{"ap", extra("ap")},
-	{"pp", extra("pp")},
-	{"tpc", extra("tpc")},
-	{"eta", extra("eta")},
-	{"idle_start", extra("idle_start")},
-	{"task_busy", extra("task_busy")},
-	{"failed", extra("failed")},
-	{"pending_at_failure", extra("pending_at_failure")},
-	{"pending_on_failed", extra("pending_on_failed")},
-	{"failure_time", extra("failure_time")},
-	{"admitted", extra("admitted")},
-	{"imbalance", extra("imbalance")},
-	{"migrated", extra("migrated")},
-	{"redispatched", extra("redispatched")},
-	{"activations", extra("activations")},
-	{"withdrawals", extra("withdrawals")},
-	{"detections", extra("detections")},
-	{"migrations", extra("migrations")},
-	{"tasks_migrated", extra("tasks_migrated")},
-	{"starved", extra("starved")},
-	{"lease_time", extra("lease_time")},
-	{"cost", extra("cost")},
-	{"max_vms", extra("max_vms")},
-	{"vm_utilization", extra("vm_utilization")},
-	{"cpe", extra("cpe")},
-	{"cpe_lt", extra("cpe_lt")},
-	{"cpe_rt", extra("cpe_rt")},
-	{"starved_dispatcher", extra("starved_dispatcher")},
-	{"paused_dispatcher", extra("paused_dispatcher")},
-	{"vms_leased", extra("vms_leased")},
-}
+// MetricNames lists the registered metrics (package system) in their
+// fixed order: the core ones, then each system's.
+func MetricNames() []string { return system.MetricKeys() }
 
-// extra reads a model metric (NaN, i.e. absent, when the run has none).
-func extra(name string) func(*metrics.Summary) float64 {
-	return func(s *metrics.Summary) float64 {
-		if v, ok := s.Extra[name]; ok {
-			return v
-		}
-		return math.NaN()
-	}
-}
-
-// MetricNames lists the metrics in their fixed order.
-func MetricNames() []string {
-	out := make([]string, len(metricDefs))
-	for i, d := range metricDefs {
-		out[i] = d.name
-	}
-	return out
-}
-
-// IsMetric reports whether name is a metric.
+// IsMetric reports whether name is a registered metric.
 func IsMetric(name string) bool {
-	for _, d := range metricDefs {
-		if d.name == name {
-			return true
-		}
-	}
-	return false
+	_, ok := system.MetricInfo(name)
+	return ok
 }
 
-// perJobMetric: a statistic over the jobs that ran to an end, absent
-// when none did.
-func perJobMetric(name string) bool {
-	for _, p := range []string{"mean_", "median_", "p95_", "max_"} {
-		if strings.HasPrefix(name, p) && name != "mean_qos" && name != "max_vms" {
-			return true
-		}
-	}
-	switch name {
-	case "utilization", "makespan", "throughput":
-		return true
-	}
-	return false
-}
-
-// MetricValues extracts every metric from a summary.
-func MetricValues(s *metrics.Summary) map[string]float64 {
-	m := make(map[string]float64, len(metricDefs))
-	ended := s.Completed+s.Killed > 0
-	for _, d := range metricDefs {
-		if !ended && perJobMetric(d.name) {
-			continue // no job ran to an end: no wait, no slowdown (not 0)
-		}
-		if v := d.get(s); !math.IsNaN(v) {
-			m[d.name] = v // a metric a run does not have is absent
-		}
-	}
-	return m
-}
+// MetricValues extracts every metric from an engine run's summary.
+func MetricValues(s *metrics.Summary) map[string]float64 { return simulate.MetricValues(s) }

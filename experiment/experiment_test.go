@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -69,13 +70,12 @@ func TestSpecErrors(t *testing.T) {
 		// Hierarchical grids (seed 001): dispatchers need a hierarchy;
 		// its parameters are checked with the rest.
 		strings.Replace(small, "[fcfs, easy]", "[fcfs, grid-stat]", 1):                                           `policies[1]: grid-stat needs a hierarchy section`,
-		strings.Replace(small, "[fcfs, easy]", "[grid-minmax]", 1) + "hierarchy: {tree: paper109}\n":             `unknown grid dispatcher "grid-minmax"`,
+		strings.Replace(small, "[fcfs, easy]", "[grid-minmax]", 1) + "hierarchy: {tree: paper109}\n":             `unknown hierarchy policy "grid-minmax"`,
 		strings.Replace(small, "[fcfs, easy]", "[grid-stat]", 1) + "hierarchy: {heterogeneity: 1.5}\n":           `hierarchy.heterogeneity: 1.5 is out of range`,
 		strings.Replace(small, "[fcfs, easy]", "[grid-stat]", 1) + "hierarchy: {weights: {cpu: 0.5}}\n":          `weights: must sum to 1, got 0.5`,
 		strings.Replace(small, "[fcfs, easy]", "[grid-stat]", 1) + "hierarchy: {tree: /nonexistent/tree.yaml}\n": `/nonexistent/tree.yaml`,
 		// The elastic cloud (seed 003).
-		strings.Replace(small, "[fcfs, easy]", "[cloud-afcfs]", 1):                                `cloud-afcfs needs a cloud section`,
-		strings.Replace(small, "[fcfs, easy]", "[cloud-sjf]", 1) + "cloud: {}\n":                  `unknown cloud gang policy "cloud-sjf"`,
+		strings.Replace(small, "[fcfs, easy]", "[cloud-sjf]", 1) + "cloud: {}\n":                  `unknown cloud policy "cloud-sjf"`,
 		strings.Replace(small, "[fcfs, easy]", "[cloud-ljfs]", 1) + "cloud: {migration: worst}\n": `migration: want none, first-fit or best-fit, got "worst"`,
 	}
 	for doc, want := range cases {
@@ -404,8 +404,9 @@ workload:
   model: gang
   params: {q: 0.5, lambda: 2}
   jobs: 2000
-cloud: {migration: first-fit, xfactor: 10}
+cloud: {migration: first-fit, xfactor: 10, monitor_limit: 0, alf: 0}
 policies: [cloud-afcfs, cloud-ljfs]
+pairing: {base: cloud-afcfs, relative: [{name: cpe_lt, metric: lease_time}, {name: cpe_rt, metric: mean_response}], sums: [{name: cpe, of: [cpe_lt, cpe_rt]}]}
 replications: {count: 1}
 seed: 3
 metrics: [mean_response, lease_time, cpe, migrations]
@@ -436,6 +437,24 @@ metrics: [mean_response, lease_time, cpe, migrations]
 	again, err := s.Execute(s.NewRun(&cs[1], 0), NewCache())
 	if err != nil || again["cpe"] != l["cpe"] || again["mean_response"] != l["mean_response"] {
 		t.Errorf("not deterministic: %v then %v (%v)", l, again, err)
+	}
+	// runs.csv of a cloud sweep has the cloud's metric columns and none
+	// of another system's (issue 13, item 3).
+	var b bytes.Buffer
+	rows := []Row{{ConfigIndex: 0, ConfigID: "a", Metrics: a}, {ConfigIndex: 1, ConfigID: "b", Metrics: l}}
+	if err := WriteRuns(&b, rows); err != nil {
+		t.Fatal(err)
+	}
+	head := strings.Split(strings.SplitN(b.String(), "\n", 2)[0], ",")
+	for _, want := range []string{"mean_response", "lease_time", "vm_utilization", "cpe", "cpe_lt"} {
+		if !slices.Contains(head, want) {
+			t.Errorf("runs.csv lacks %s: %v", want, head)
+		}
+	}
+	for _, other := range []string{"mean_qos", "ap", "imbalance", "median_wait", "killed", "utilization"} {
+		if slices.Contains(head, other) {
+			t.Errorf("runs.csv of a cloud sweep has another system's column %s: %v", other, head)
+		}
 	}
 }
 

@@ -74,9 +74,12 @@ func appendConfig(b []byte, index int, id string, params map[string]string, keys
 }
 
 // WriteRuns writes one CSV row per run: configuration, parameters,
-// replication, seed and every metric. Rows come in configuration then
-// replication order, so the file is the same however the runs were
-// scheduled, sharded or interrupted.
+// replication, seed and the metrics the runs have: a registered metric
+// (in the registry's order) gets a column when some run has it, then any
+// other (a spec's paired metrics) in name order. A cloud sweep's file so
+// has the cloud's columns and no empty column of another system's. Rows
+// come in configuration then replication order, so the file is the same
+// however the runs were scheduled, sharded or interrupted.
 func WriteRuns(w io.Writer, rows []Row) error {
 	bw := bufio.NewWriter(w)
 	ps := make([]map[string]string, len(rows))
@@ -86,7 +89,8 @@ func WriteRuns(w io.Writer, rows []Row) error {
 	keys := sortedParamKeys(ps)
 	head := append([]string{"config_index", "config_id"}, keys...)
 	head = append(head, "replication", "seed")
-	head = append(head, MetricNames()...)
+	names := runMetrics(rows)
+	head = append(head, names...)
 	bw.WriteString(strings.Join(head, ",") + "\n")
 	var b []byte
 	for _, r := range rows {
@@ -95,7 +99,7 @@ func WriteRuns(w io.Writer, rows []Row) error {
 		b = strconv.AppendInt(b, int64(r.Rep), 10)
 		b = append(b, ',')
 		b = append(b, r.Seed...)
-		for _, m := range MetricNames() {
+		for _, m := range names {
 			b = append(b, ',')
 			if v, ok := r.Metrics[m]; ok { // absent (the run has no such metric): empty
 				b = fmtNum(b, v)
@@ -138,4 +142,28 @@ func WriteAggregate(w io.Writer, aggs []Agg) error {
 		}
 	}
 	return bw.Flush()
+}
+
+// runMetrics lists the metric columns of runs.csv: the registered metrics
+// some row has, in the registry's order, then the others in name order.
+func runMetrics(rows []Row) []string {
+	has := map[string]bool{}
+	for _, r := range rows {
+		for k := range r.Metrics {
+			has[k] = true
+		}
+	}
+	var out []string
+	for _, m := range MetricNames() {
+		if has[m] {
+			out = append(out, m)
+			delete(has, m)
+		}
+	}
+	rest := make([]string, 0, len(has))
+	for k := range has {
+		rest = append(rest, k)
+	}
+	sort.Strings(rest)
+	return append(out, rest...)
 }

@@ -23,7 +23,7 @@ type Reference struct {
 }
 
 func (r *Reference) validate(s *Spec) error {
-	if !IsMetric(r.Metric) {
+	if !s.isMetric(r.Metric) {
 		return fmt.Errorf("metric: unknown metric %q", r.Metric)
 	}
 	if len(r.Where) == 0 {

@@ -173,7 +173,7 @@ func Section(s *Spec, rows []Row, figDir string) (report.Section, error) {
 				continue
 			}
 			name := sanitize(s.Name + "-" + m + fc.suffix)
-			mi := report.MetricInfo(m)
+			mi := s.metricInfo(m)
 			ft := mi.Name
 			if s.Plot.Title != "" {
 				ft = s.Plot.Title + ": " + mi.Name
@@ -567,7 +567,7 @@ func ReproductionTables(specs []*Spec, aggs [][]Agg) []ReproTable {
 				notRun[ref.Source]++
 				continue
 			}
-			rt.Table.Rows = append(rt.Table.Rows, []string{s.Name, ref.Source, report.MetricInfo(ref.Metric).Name + " at " + strings.Join(parts, ", "),
+			rt.Table.Rows = append(rt.Table.Rows, []string{s.Name, ref.Source, s.metricInfo(ref.Metric).Name + " at " + strings.Join(parts, ", "),
 				strconv.FormatFloat(ref.Value, 'g', -1, 64), ours, ratio, "–", verdict})
 		}
 		for _, src := range sources {

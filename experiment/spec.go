@@ -17,13 +17,10 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/gridsched/gridsched/cloud"
 	"github.com/gridsched/gridsched/gen"
-	"github.com/gridsched/gridsched/hgrid"
 	"github.com/gridsched/gridsched/internal/yamlx"
 	"github.com/gridsched/gridsched/model"
-	"github.com/gridsched/gridsched/policy"
-	"github.com/gridsched/gridsched/unstable"
+	"github.com/gridsched/gridsched/system"
 )
 
 // Spec is an experiment: what to simulate, which parameters to vary, how
@@ -36,11 +33,8 @@ type Spec struct {
 	Policies     []string          `yaml:"policies" json:"policies"`
 	Overrun      string            `yaml:"overrun" json:"overrun,omitempty"`
 	NodeSelect   string            `yaml:"node_select" json:"node_select,omitempty"`
-	Instability  *unstable.Params  `yaml:"instability" json:"instability,omitempty"`
 	WholeNodes   bool              `yaml:"whole_nodes" json:"whole_nodes,omitempty"`
-	Failure      *FailureSpec      `yaml:"failure" json:"failure,omitempty"`
-	Hierarchy    *HierarchySpec    `yaml:"hierarchy" json:"hierarchy,omitempty"`
-	Cloud        *cloud.Params     `yaml:"cloud" json:"cloud,omitempty"`
+	Pairing      *Pairing          `yaml:"pairing" json:"pairing,omitempty"`
 	Claims       []Claim           `yaml:"claims" json:"claims,omitempty"`
 	References   []Reference       `yaml:"references" json:"references,omitempty"`
 	Grid         map[string][]any  `yaml:"grid" json:"grid,omitempty"`
@@ -54,6 +48,11 @@ type Spec struct {
 	Label string `yaml:"-" json:"label,omitempty"`
 	// Dir is the spec file's folder: relative paths are resolved from it.
 	Dir string `yaml:"-" json:"-"`
+	// Sections are the systems' parameter sections (instability,
+	// hierarchy, failure, cloud, …: package system's registry), by key,
+	// each a pointer to the system's parameter type. In a spec file they
+	// are top-level keys (sections.go).
+	Sections map[string]any `yaml:"-" json:"-"`
 }
 
 // Labels override parts of a spec for a reduced or full scale: "quick"
@@ -79,6 +78,11 @@ type WorkloadSpec struct {
 	First        int            `yaml:"first" json:"first,omitempty" range:"[0,]"`
 	ArrivalScale float64        `yaml:"arrival_scale" json:"arrival_scale,omitempty" range:"(0,]"`
 	MaxProcs     int            `yaml:"max_procs" json:"max_procs,omitempty" range:"[0,]"`
+	// Estimates: requested (default: the trace's requested times), exact
+	// (each job's estimate is its run time) or gridsim (GridSim's reader:
+	// a job runs for its requested time, else its run time, and that is
+	// its estimate).
+	Estimates string `yaml:"estimates" json:"estimates,omitempty"`
 	// AdmittedByBoth keeps, of a reservation workload, only the requests
 	// that SRRM (r_schedule) and DRRM both admit when the workload is
 	// generated with flexibility AdmittedAt (seed 000, experiment 3).
@@ -109,26 +113,6 @@ type PlatformSpec struct {
 	// Levels draws each node's capability level uniformly on 1..Levels
 	// per replication (seed 000).
 	Levels int `yaml:"levels" json:"levels,omitempty" range:"[1,]"`
-}
-
-// HierarchySpec is a hierarchical grid (seed 001, package hgrid): the
-// tree — "paper109" (our reading of the paper's 109-node platform, with
-// node speeds spread by heterogeneity, default 0.5) or a YAML file — and
-// the grid's parameters (hgrid.Params; zero values take the defaults).
-// Policies are then grid dispatchers: grid-stat, grid-minmin, grid-aco,
-// grid-random, grid-round-robin, grid-least-loaded.
-type HierarchySpec struct {
-	Tree          string   `yaml:"tree" json:"tree,omitempty"`
-	Heterogeneity *float64 `yaml:"heterogeneity" json:"heterogeneity,omitempty" range:"[0,1)"`
-	hgrid.Params  `yaml:",inline" json:",inline"`
-}
-
-// FailureSpec makes one random node fail for good (seed 000, figure 13)
-// at σ times the reservation horizon (the latest end lt of any
-// reservation request, an upper bound on the last reservation's
-// completion, which the paper uses but cannot be known in advance).
-type FailureSpec struct {
-	Sigma float64 `yaml:"sigma" json:"sigma" range:"(0,1]"`
 }
 
 // Replications: a fixed count, or adaptive: at least Min, then more until
@@ -174,14 +158,17 @@ func Load(path, label string) (*Spec, error) {
 // Parse is Load on bytes; name is used in messages and to resolve
 // relative paths.
 func Parse(name string, data []byte, label string) (*Spec, error) {
-	schema := yamlx.Check(name, data, &Spec{})
+	shapes()
+	schema := yamlx.Check(name, data, newShape(specShape).Interface())
 	if len(schema.Issues) > 0 {
 		return nil, errors.Join(append(schema.Issues, semanticToo(name, data, schema)...)...)
 	}
-	var s Spec
-	if err := yamlx.DecodeStrict(name, data, &s); err != nil {
+	shape := newShape(specShape)
+	if err := yamlx.DecodeStrict(name, data, shape.Interface()); err != nil {
 		return nil, err
 	}
+	var s Spec
+	s.Sections = fromShape(shape, &s)
 	s.Dir = filepath.Dir(name)
 	if label != "" {
 		l, ok := s.Labels[label]
@@ -222,10 +209,12 @@ func semanticToo(name string, data []byte, schema *yamlx.Schema) []error {
 		}
 		reported[is.Path] = true
 	}
-	var s Spec
-	if yamlx.DecodeLenient(data, &s) != nil {
+	shape := newShape(specShape)
+	if yamlx.DecodeLenient(data, shape.Interface()) != nil {
 		return nil
 	}
+	var s Spec
+	s.Sections = fromShape(shape, &s)
 	s.Dir = filepath.Dir(name)
 	var out []error
 	for _, e := range s.validate(schema) {
@@ -279,8 +268,8 @@ func (s *Spec) validate(sc *yamlx.Schema) []error {
 			bad("workload.jobs", "a generated workload needs jobs > 0, got %d", w.Jobs)
 		}
 	}
-	if s.Cloud != nil && w.Trace != "" {
-		bad("cloud", "the elastic cloud runs model workloads (the gang model; times in hours), not traces")
+	if w.Estimates != "" && w.Estimates != "requested" && w.Estimates != "exact" && w.Estimates != "gridsim" {
+		bad("workload.estimates", "want requested, exact or gridsim, got %q", w.Estimates)
 	}
 	if w.ArrivalScale < 0 {
 		bad("workload.arrival_scale", "must be positive, got %g", w.ArrivalScale)
@@ -294,28 +283,11 @@ func (s *Spec) validate(sc *yamlx.Schema) []error {
 		}
 	}
 	if len(s.Policies) == 0 && s.Grid["policy"] == nil && s.Zip["policy"] == nil {
-		bad("policies", "name at least one policy (known: %s)", strings.Join(policy.Names(), ", "))
+		bad("policies", "name at least one policy (known: %s)", strings.Join(system.PolicyNames(), ", "))
 	}
+	has := func(key string) bool { _, ok := s.Sections[key]; return ok }
 	for i, p := range s.Policies {
-		if d, ok := strings.CutPrefix(p, "cloud-"); ok {
-			switch {
-			case d != "afcfs" && d != "ljfs":
-				bad(fmt.Sprintf("policies[%d]", i), "unknown cloud gang policy %q (known: cloud-afcfs, cloud-ljfs)", p)
-			case s.Cloud == nil:
-				bad(fmt.Sprintf("policies[%d]", i), "%s needs a cloud section (the elastic VM pool of seed 003)", p)
-			}
-			continue
-		}
-		if d, ok := strings.CutPrefix(p, "grid-"); ok {
-			switch {
-			case !slices.Contains(hgrid.Dispatchers, d):
-				bad(fmt.Sprintf("policies[%d]", i), "unknown grid dispatcher %q (known: grid-%s)", p, strings.Join(hgrid.Dispatchers, ", grid-"))
-			case s.Hierarchy == nil:
-				bad(fmt.Sprintf("policies[%d]", i), "%s needs a hierarchy section (a hierarchical platform)", p)
-			}
-			continue
-		}
-		if _, err := policy.New(p, nil); err != nil {
+		if err := system.CheckPolicy(p, has); err != nil {
 			bad(fmt.Sprintf("policies[%d]", i), "%v", err)
 		}
 	}
@@ -324,15 +296,16 @@ func (s *Spec) validate(sc *yamlx.Schema) []error {
 	default:
 		bad("overrun", "want kill or extend, got %q", s.Overrun)
 	}
-	if s.Instability != nil {
-		if err := s.Instability.Validate(); err != nil {
-			bad("instability", "%v", err)
+	for _, k := range sortedKeys(s.Sections) {
+		if _, err := system.Prepare(map[string]any{k: system.CloneParams(s.Sections[k])}, func(f string) string { return s.resolvePath(f, false) }); err != nil {
+			bad(k, "%v", strings.TrimPrefix(err.Error(), k+": "))
 		}
 	}
-	switch s.NodeSelect {
-	case "", "first-fit", "random", "u", "expected":
-	default:
-		bad("node_select", "want first-fit, random, u or expected, got %q", s.NodeSelect)
+	if err := system.CheckNodeSelection(s.NodeSelect); err != nil {
+		bad("node_select", "%v", err)
+	}
+	if s.Pairing != nil {
+		s.Pairing.validate(s, bad)
 	}
 	for i, c := range s.Claims {
 		if err := c.validate(s); err != nil {
@@ -360,7 +333,7 @@ func (s *Spec) validate(sc *yamlx.Schema) []error {
 		if !(r.RelHalfWidth > 0 && r.RelHalfWidth < 1) {
 			bad("replications.rel_halfwidth", "must be in (0, 1), got %g", r.RelHalfWidth)
 		}
-		if !IsMetric(r.Metric) {
+		if !s.isMetric(r.Metric) {
 			bad("replications.metric", "unknown metric %q (known: %s)", r.Metric, strings.Join(MetricNames(), ", "))
 		}
 	}
@@ -368,7 +341,7 @@ func (s *Spec) validate(sc *yamlx.Schema) []error {
 		bad("metrics", "name at least one metric (known: %s)", strings.Join(MetricNames(), ", "))
 	}
 	for i, m := range s.Metrics {
-		if !IsMetric(m) {
+		if !s.isMetric(m) {
 			bad(fmt.Sprintf("metrics[%d]", i), "unknown metric %q (known: %s)", m, strings.Join(MetricNames(), ", "))
 		}
 	}
@@ -385,7 +358,7 @@ func (s *Spec) validate(sc *yamlx.Schema) []error {
 				bad(k, "an empty list of values")
 			}
 			if !knownParam(k) {
-				bad(k, "unknown parameter %q (vary policy, overrun, workload.*, workload.params.*, platform.*)", k)
+				bad(k, "unknown parameter %q (vary policy, overrun, node_select, whole_nodes, workload.*, workload.params.*, platform.*, or a system's %s.*)", k, strings.Join(system.Sections(), ".*, "))
 			}
 		}
 	}
@@ -520,8 +493,13 @@ func SetLimits(jobs, runs int) {
 	MaxReplications = max(defaultMaxReps, runs)
 }
 
-// plainParam: a workload or platform value that changes no model,
-// hierarchy or cloud parameter (checked alone by checkValue).
+func isSectionKey(k string) bool {
+	_, _, ok := section(k)
+	return ok
+}
+
+// plainParam: a workload or platform value that changes no model or
+// system parameter (checked alone by checkValue).
 func plainParam(k string) bool {
 	if strings.HasPrefix(k, "workload.params.") || k == "workload.model" || k == "workload.trace" {
 		return false
@@ -536,7 +514,8 @@ func checkValue(key string, v any) error {
 	if err != nil {
 		return err
 	}
-	sc := yamlx.Check("", yamlx.PathDoc(key, text), &RunConfig{})
+	shapes()
+	sc := yamlx.Check("", yamlx.PathDoc(key, text), newShape(rcShape).Interface())
 	var msgs []string
 	for _, e := range sc.Issues {
 		var is *yamlx.Issue
@@ -549,8 +528,10 @@ func checkValue(key string, v any) error {
 	if len(msgs) > 0 {
 		return errors.New(strings.Join(msgs, "; "))
 	}
-	var rc RunConfig
-	if yamlx.DecodeStrict("", yamlx.PathDoc(key, text), &rc) == nil {
+	shape := newShape(rcShape)
+	if yamlx.DecodeStrict("", yamlx.PathDoc(key, text), shape.Interface()) == nil {
+		var rc RunConfig
+		fromShape(shape, &rc)
 		return rc.checkRanges()
 	}
 	return nil
@@ -602,9 +583,9 @@ func (s *Spec) ConfigCount() (int, bool) {
 
 func knownParam(k string) bool {
 	switch {
-	case k == "policy", k == "overrun", k == "node_select", k == "whole_nodes", k == "failure.sigma":
+	case k == "policy", k == "overrun", k == "node_select", k == "whole_nodes":
 		return true
-	case strings.HasPrefix(k, "instability."), strings.HasPrefix(k, "hierarchy."), strings.HasPrefix(k, "cloud."):
+	case isSectionKey(k):
 		return true
 	case strings.HasPrefix(k, "workload.params."):
 		return true

@@ -69,7 +69,10 @@ type Summary struct {
 	Makespan    float64         `json:"makespan"`
 	Throughput  float64         `json:"throughput_per_hour"`
 	FirstSubmit float64         `json:"first_submit"`
-	LastEnd     float64         `json:"last_end"`
+	// TimeUnit is the unit of every time of the summary ("" = seconds; "h" =
+	// hours, the elastic cloud's model unit).
+	TimeUnit string  `json:"time_unit,omitempty"`
+	LastEnd  float64 `json:"last_end"`
 	// Extra holds metrics of optional models (e.g. mean_qos of the
 	// unstable-resource model).
 	Extra map[string]float64 `json:"extra,omitempty"`

@@ -171,11 +171,15 @@ func WriteSummaryTable(w io.Writer, s *metrics.Summary) error {
 	row := func(name string, d distsum.Summary, unit string) {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", name, f(d.Mean, unit), f(d.Median, unit), f(d.P95, unit), f(d.Max, unit))
 	}
-	row("wait", s.Wait, "s")
-	row("response", s.Response, "s")
+	unit, day := "s", 86400.0
+	if s.TimeUnit == "h" {
+		unit, day = "h", 24
+	}
+	row("wait", s.Wait, unit)
+	row("response", s.Response, unit)
 	row("bounded slowdown", s.BSLD, "")
 	fmt.Fprintf(tw, "utilization\t%.4f\n", s.Utilization)
-	fmt.Fprintf(tw, "makespan\t%s (%.2f days)\n", f(s.Makespan, "s"), s.Makespan/86400)
+	fmt.Fprintf(tw, "makespan\t%s (%.2f days)\n", f(s.Makespan, unit), s.Makespan/day)
 	fmt.Fprintf(tw, "throughput\t%.3f jobs/hour\n", s.Throughput)
 	return tw.Flush()
 }
@@ -183,6 +187,9 @@ func WriteSummaryTable(w io.Writer, s *metrics.Summary) error {
 func f(v float64, unit string) string {
 	if math.Abs(v) >= 1e6 {
 		return strconv.FormatFloat(v, 'e', 3, 64) + unit
+	}
+	if unit == "h" {
+		return strconv.FormatFloat(v, 'f', 3, 64) + unit
 	}
 	return strconv.FormatFloat(v, 'f', 1, 64) + unit
 }

@@ -7,6 +7,8 @@
 package report
 
 import (
+	"github.com/gridsched/gridsched/system"
+
 	"bytes"
 	"fmt"
 	"html/template"
@@ -336,7 +338,7 @@ func SweepFigure(dir, name string, sw Sweep) (Figure, error) {
 	}
 	if sw.Metric.LowerIsBetter {
 		caption += "; lower is better"
-	} else if _, known := metrics[sw.Metric.Key]; known && !math.IsNaN(sw.Metric.Min) {
+	} else if _, known := system.MetricInfo(sw.Metric.Key); known && !math.IsNaN(sw.Metric.Min) {
 		caption += "; higher is better"
 	}
 	f, err := save(p, leg, dir, name, sw.Title, caption+".")

@@ -1,6 +1,8 @@
 package report
 
 import (
+	"github.com/gridsched/gridsched/system"
+
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
@@ -50,17 +52,39 @@ type Run struct {
 	Nodes                                           int
 	// series.csv (nil: none)
 	T, Util, Queued, Running []float64
+	// TimeScale converts the run's times to seconds (3600 for a system
+	// that reports hours); every time above is already in seconds.
+	TimeScale float64
+	// Extra are the time series a system declares (package system) that
+	// the folder has.
+	Extra []SeriesFile
+}
+
+// SeriesFile is a system's declared series file read back.
+type SeriesFile struct {
+	Name    string
+	T       []float64 // seconds
+	Columns map[string][]float64
+	Figures []system.SeriesFigure
 }
 
 // LoadRun reads a simulate folder: jobs.csv (required), summary.json and
 // series.csv (optional).
 func LoadRun(dir string) (*Run, error) {
-	r := &Run{Dir: dir, Name: filepath.Base(filepath.Clean(dir)), WaitBySize: map[int][]float64{}}
+	r := &Run{Dir: dir, Name: filepath.Base(filepath.Clean(dir)), WaitBySize: map[int][]float64{}, TimeScale: 1}
 	if b, err := os.ReadFile(filepath.Join(dir, "summary.json")); err == nil {
 		if err := json.Unmarshal(b, &r.Summary); err != nil {
 			return nil, fmt.Errorf("%s: %w", filepath.Join(dir, "summary.json"), err)
 		}
 	}
+	switch tu, _ := r.Summary["time_unit"].(string); tu {
+	case "", "s":
+	case "h":
+		r.TimeScale = 3600
+	default:
+		return nil, fmt.Errorf("%s: time_unit %q: want s or h", filepath.Join(dir, "summary.json"), tu)
+	}
+	ts := func(v float64) float64 { return v * r.TimeScale }
 	path := filepath.Join(dir, "jobs.csv")
 	head, rows, err := readCSV(path)
 	if err != nil {
@@ -78,13 +102,13 @@ func LoadRun(dir string) (*Run, error) {
 		if len(row) != len(head) {
 			return nil, fmt.Errorf("%s:%d: %d fields, the header has %d", path, line+2, len(row), len(head))
 		}
-		sub := ParseFloat(row[iSub])
+		sub := ts(ParseFloat(row[iSub]))
 		size := ParseFloat(row[iProcs])
 		r.Sizes = append(r.Sizes, size)
-		if v := ParseFloat(row[iRun]); !math.IsNaN(v) {
+		if v := ts(ParseFloat(row[iRun])); !math.IsNaN(v) {
 			r.Runtimes = append(r.Runtimes, v)
 		}
-		st, en := ParseFloat(row[iStart]), ParseFloat(row[iEnd])
+		st, en := ts(ParseFloat(row[iStart])), ts(ParseFloat(row[iEnd]))
 		if !math.IsNaN(st) {
 			r.Waits = append(r.Waits, st-sub)
 			r.WaitBySize[sizeClass(size)] = append(r.WaitBySize[sizeClass(size)], st-sub)
@@ -126,11 +150,39 @@ func LoadRun(dir string) (*Run, error) {
 		it, iu, iq, ir := column(sh, "time"), column(sh, "utilization"), column(sh, "queued_jobs"), column(sh, "running_jobs")
 		if it >= 0 && iu >= 0 && iq >= 0 && ir >= 0 {
 			for _, row := range srows {
-				r.T = append(r.T, ParseFloat(row[it]))
+				r.T = append(r.T, ts(ParseFloat(row[it])))
 				r.Util = append(r.Util, ParseFloat(row[iu]))
 				r.Queued = append(r.Queued, ParseFloat(row[iq]))
 				r.Running = append(r.Running, ParseFloat(row[ir]))
 			}
+		}
+	}
+	for _, sys := range system.All() {
+		for _, f := range sys.Files {
+			if f.Series == nil {
+				continue
+			}
+			sh, srows, err := readCSV(filepath.Join(dir, f.Name))
+			if err != nil {
+				continue // the folder is not this system's run
+			}
+			it := column(sh, f.Series.Time)
+			if it < 0 {
+				return nil, fmt.Errorf("%s: no %s column", filepath.Join(dir, f.Name), f.Series.Time)
+			}
+			sf := SeriesFile{Name: f.Name, Columns: map[string][]float64{}, Figures: f.Series.Figures}
+			for line, row := range srows {
+				if len(row) != len(sh) {
+					return nil, fmt.Errorf("%s:%d: %d fields, the header has %d", filepath.Join(dir, f.Name), line+2, len(row), len(sh))
+				}
+				sf.T = append(sf.T, ts(ParseFloat(row[it])))
+				for i, c := range sh {
+					if i != it {
+						sf.Columns[c] = append(sf.Columns[c], ParseFloat(row[i]))
+					}
+				}
+			}
+			r.Extra = append(r.Extra, sf)
 		}
 	}
 	return r, nil
@@ -327,6 +379,26 @@ func RunsSection(runs []*Run, figDir string, window float64) (Section, error) {
 			}
 			if err := add(StepFigure(figDir, p+"-queue", r.Name+": queued and running jobs", "jobs (count)", r.T, []StepLine{{"queued", r.Queued}, {"running", r.Running}}, window)); err != nil {
 				return sec, err
+			}
+		}
+		for _, sf := range r.Extra {
+			if len(sf.T) < 2 {
+				continue
+			}
+			for k, fig := range sf.Figures {
+				var lines []StepLine
+				for _, c := range fig.Columns {
+					if ys, ok := sf.Columns[c]; ok {
+						lines = append(lines, StepLine{c, ys})
+					}
+				}
+				if len(lines) == 0 {
+					continue
+				}
+				name := fmt.Sprintf("%s-%s-%d", p, sanitizeName(strings.TrimSuffix(sf.Name, ".csv")), k)
+				if err := add(StepFigure(figDir, name, r.Name+": "+fig.Title+" over time ("+sf.Name+")", fig.YLabel, sf.T, lines, window)); err != nil {
+					return sec, err
+				}
 			}
 		}
 		if len(r.Gantt) > 0 {

@@ -1,6 +1,8 @@
 package report
 
 import (
+	"github.com/gridsched/gridsched/system"
+
 	"image/color"
 	"math"
 	"regexp"
@@ -42,77 +44,17 @@ func translucent(i int, a uint8) color.Color {
 // Shape is the i-th marker shape (ring, square, triangle, plus, cross, …).
 func Shape(i int) draw.GlyphDrawer { return plotutil.Shape(i) }
 
-// Metric describes a metric for axes and verdicts.
-type Metric struct {
-	Key           string
-	Name          string // human name
-	Unit          string // unit (always given; "ratio", "fraction", "count" for pure numbers)
-	LowerIsBetter bool
-	Min, Max      float64 // physical range (NaN: unbounded)
-}
-
-// Label is the axis label: name (unit).
-// An empty unit means the name already carries it.
-func (m Metric) Label() string {
-	if m.Unit == "" {
-		return m.Name
-	}
-	return m.Name + " (" + m.Unit + ")"
-}
+// Metric describes a metric for axes and verdicts (package system's
+// registry: the core metrics and every system's).
+type Metric = system.Metric
 
 var nan = math.NaN()
-
-var metrics = map[string]Metric{}
-
-func init() {
-	for _, m := range []Metric{
-		{"mean_wait", "mean wait", "s", true, 0, nan},
-		{"median_wait", "median wait", "s", true, 0, nan},
-		{"p95_wait", "95th-percentile wait", "s", true, 0, nan},
-		{"max_wait", "maximum wait", "s", true, 0, nan},
-		{"mean_response", "mean response time", "s", true, 0, nan},
-		{"median_response", "median response time", "s", true, 0, nan},
-		{"mean_bsld", "mean bounded slowdown", "ratio", true, 1, nan},
-		{"median_bsld", "median bounded slowdown", "ratio", true, 1, nan},
-		{"p95_bsld", "95th-percentile bounded slowdown", "ratio", true, 1, nan},
-		{"max_bsld", "maximum bounded slowdown", "ratio", true, 1, nan},
-		{"utilization", "utilization", "fraction of processors", false, 0, 1},
-		{"makespan", "makespan", "s", true, 0, nan},
-		{"throughput", "throughput", "jobs/s", false, 0, nan},
-		{"jobs", "jobs", "count", false, 0, nan},
-		{"killed", "killed jobs", "count", true, 0, nan},
-		{"mean_qos", "mean QoS rate", "ratio", false, 0, nan},
-		{"ap", "admission rate AP", "fraction of requests", false, 0, 1},
-		{"pp", "preemption rate PP", "fraction of admitted", true, 0, 1},
-		{"tpc", "preemption cost TPC", "cost units", true, 0, nan},
-		{"eta", "failure rate η", "fraction of admitted", true, 0, 1},
-		{"admitted", "admitted reservations", "count", false, 0, nan},
-		{"imbalance", "load imbalance", "CV of utilization", true, 0, nan},
-		{"migrated", "migrated jobs", "count", true, 0, nan},
-		{"redispatched", "re-dispatched jobs", "count", true, 0, nan},
-		{"activations", "activations", "count", true, 0, nan},
-		{"withdrawals", "withdrawals", "count", true, 0, nan},
-		{"detections", "failure detections", "count", true, 0, nan},
-		{"migrations", "migrations", "count", true, 0, nan},
-		{"tasks_migrated", "migrated tasks", "count", true, 0, nan},
-		{"starved", "starved jobs", "count", true, 0, nan},
-		{"lease_time", "lease time", "VM × time units", true, 0, nan},
-		{"cost", "cost", "cost units", true, 0, nan},
-		{"max_vms", "largest VM pool", "VMs", true, 0, nan},
-		{"vm_utilization", "VM utilization", "fraction", false, 0, 1},
-		{"cpe", "CPE", "relative change", true, nan, nan},
-	} {
-		metrics[m.Key] = m
-	}
-}
 
 // MetricInfo describes a metric; an unknown one gets its key as name and
 // "value" as unit, and no bounds.
 func MetricInfo(key string) Metric {
-	if m, ok := metrics[key]; ok {
-		return m
-	}
-	return Metric{Key: key, Name: strings.ReplaceAll(key, "_", " "), Unit: "value", Min: nan, Max: nan}
+	m, _ := system.MetricInfo(key)
+	return m
 }
 
 // params names the sweep parameters of the built-in experiments for axes.

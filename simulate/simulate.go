@@ -8,16 +8,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/gridsched/gridsched/engine"
-	"github.com/gridsched/gridsched/hgrid"
 	"github.com/gridsched/gridsched/metrics"
 	"github.com/gridsched/gridsched/model"
 	"github.com/gridsched/gridsched/output"
 	"github.com/gridsched/gridsched/policy"
-	_ "github.com/gridsched/gridsched/reservation" // registers drrm, srrm-r, srrm-m
-	"github.com/gridsched/gridsched/unstable"
+	"github.com/gridsched/gridsched/system"
 	"github.com/gridsched/gridsched/workload"
 )
 
@@ -37,20 +34,19 @@ type Config struct {
 	Nodes        int
 
 	Overrun engine.Overrun
-	// NodeSelect names the node selection: first-fit (default), random,
-	// u or expected (the last two need Instability; see package unstable).
+	// NodeSelect names the node selection: first-fit (default) or one a
+	// system provides (system.NodeSelectionNames).
 	NodeSelect string
-	// Instability, if set, makes nodes unstable (seed 002's model).
-	Instability *unstable.Params
 	// WholeNodes rounds every job up to whole nodes (all nodes must have
 	// the same processor count): the job gets its nodes to itself, as
 	// seed 002's Job.start allocates whole machines.
 	WholeNodes bool
-	// Hierarchy, if set, is the hierarchical grid of seed 001: Policy
-	// must then name one of its dispatchers as grid-NAME.
-	Hierarchy *Hierarchy
-	// Failures are node failures to inject (jobs on the node are requeued).
-	Failures  []Failure
+	// Sections are the systems' parameters by section key (package
+	// system), as decoded; Run prepares them. Prepared, if set, are
+	// sections already prepared (a sweep prepares once per
+	// configuration) and Sections are then ignored.
+	Sections  map[string]any
+	Prepared  system.Prepared
 	Rules     workload.Rules
 	Transform workload.Transform
 	Seed      uint64
@@ -59,18 +55,6 @@ type Config struct {
 	// Progress, if set, is called now and then with the number of jobs
 	// that have finished and the number of jobs.
 	Progress func(done, total int)
-}
-
-// Hierarchy is a hierarchical grid (package hgrid) and its parameters.
-type Hierarchy struct {
-	Tree   *hgrid.Tree
-	Params hgrid.Params
-}
-
-// Failure is one node failure: Node goes down for good at time At.
-type Failure struct {
-	At   float64
-	Node int
 }
 
 // Result is a finished simulation.
@@ -85,11 +69,31 @@ type Result struct {
 	Records  []metrics.Record
 	Summary  metrics.Summary
 	Series   *metrics.Series
+	// Outcome is the run of a loop system (package system; Engine,
+	// Records and Series are then nil), System the system.
+	Outcome *system.Outcome
+	System  *system.System
+}
+
+// prepare prepares cfg's sections once.
+func (cfg *Config) prepare() error {
+	if cfg.Prepared != nil {
+		return nil
+	}
+	p, err := system.Prepare(cfg.Sections, nil)
+	if err != nil {
+		return err
+	}
+	cfg.Prepared = p
+	return nil
 }
 
 // Load reads the workload and decides the platform of cfg, applying the
 // too-wide rule.
 func Load(cfg *Config) (*workload.Workload, *model.Platform, error) {
+	if err := cfg.prepare(); err != nil {
+		return nil, nil, err
+	}
 	var w *workload.Workload
 	if cfg.WorkloadPath == "" {
 		n, load := cfg.BuiltinJobs, cfg.BuiltinLoad
@@ -114,6 +118,9 @@ func Load(cfg *Config) (*workload.Workload, *model.Platform, error) {
 		if err != nil {
 			return nil, nil, err
 		}
+	}
+	if _, loop := system.Loop(cfg.Policy); loop {
+		return w, nil, nil // a loop system has its own resources
 	}
 	p, err := PlatformFor(cfg, w)
 	if err != nil {
@@ -147,13 +154,19 @@ func Prepare(cfg *Config, w *workload.Workload, p *model.Platform) error {
 }
 
 // PlatformFor decides the platform of cfg for workload w: cfg.Platform,
-// else cfg.PlatformPath, else cfg.Nodes single-processor nodes, else the
-// built-in platform for the built-in workload, else the workload header's
-// MaxProcs (MaxNodes) single-processor nodes.
+// else the platform a system's section defines (a hierarchical grid's
+// tree), else cfg.PlatformPath, else cfg.Nodes single-processor nodes,
+// else the built-in platform for the built-in workload, else the
+// workload header's MaxProcs (MaxNodes) single-processor nodes.
 func PlatformFor(cfg *Config, w *workload.Workload) (*model.Platform, error) {
+	if err := cfg.prepare(); err != nil {
+		return nil, err
+	}
 	switch {
 	case cfg.Platform != nil:
 		return cfg.Platform, nil
+	case cfg.Prepared.Platform() != nil:
+		return cfg.Prepared.Platform(), nil
 	case cfg.PlatformPath != "":
 		data, err := os.ReadFile(cfg.PlatformPath)
 		if err != nil {
@@ -205,53 +218,58 @@ func runLoaded(cfg Config, w *workload.Workload, p *model.Platform, release bool
 	if cfg.Policy == "" {
 		cfg.Policy = "easy"
 	}
-	var state *unstable.State
-	if cfg.Instability != nil {
-		if err := cfg.Instability.Validate(); err != nil {
-			return nil, fmt.Errorf("instability: %w", err)
-		}
-		state = unstable.NewState(len(p.Nodes), *cfg.Instability, cfg.Seed)
-	}
-	sel, err := unstable.Selector(cfg.NodeSelect, state, cfg.Seed)
-	if err != nil {
+	if err := cfg.prepare(); err != nil {
 		return nil, err
 	}
-	var pol engine.Policy
-	var grid *hgrid.Policy
-	if disp, ok := strings.CutPrefix(cfg.Policy, "grid-"); ok {
-		if cfg.Hierarchy == nil {
-			return nil, fmt.Errorf("policy %s: a grid dispatcher needs a hierarchical platform", cfg.Policy)
+	if sys, ok := system.Loop(cfg.Policy); ok {
+		return runLoop(cfg, sys, w)
+	}
+	run := &system.Run{Policy: cfg.Policy, Seed: cfg.Seed, NodeSelect: cfg.NodeSelect, Platform: p, Jobs: w.Jobs}
+	for _, sys := range system.All() {
+		if sys.Attach == nil {
+			continue
 		}
-		if grid, err = hgrid.New(cfg.Hierarchy.Tree, disp, cfg.Hierarchy.Params, cfg.Seed); err != nil {
+		var prep any
+		if sys.Section != "" {
+			prep = cfg.Prepared[sys.Section]
+		}
+		if err := sys.Attach(run, prep); err != nil {
 			return nil, fmt.Errorf("policy %s: %w", cfg.Policy, err)
 		}
-		pol = grid
-	} else if pol, err = policy.New(cfg.Policy, sel); err != nil {
-		return nil, err
+	}
+	sel := run.Selector
+	if sel == nil {
+		if err := system.CheckNodeSelection(cfg.NodeSelect); err != nil {
+			return nil, fmt.Errorf("node selection: %w", err)
+		}
+		if cfg.NodeSelect != "" && cfg.NodeSelect != "first-fit" {
+			return nil, fmt.Errorf("node selection %s: not available in this run", cfg.NodeSelect)
+		}
+		sel = policy.FirstFit{}
+	}
+	var pol engine.Policy
+	var err error
+	if run.NewPolicy != nil {
+		pol, err = run.NewPolicy(sel)
+	} else if owner, ok := system.Owner(cfg.Policy); ok && owner.NeedsSection {
+		err = fmt.Errorf("needs a %s section", owner.Section)
+	} else {
+		pol, err = policy.New(cfg.Policy, sel)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("policy %s: %w", cfg.Policy, err)
 	}
 	if sp, ok := pol.(interface{ SetSeed(uint64) }); ok {
 		sp.SetSeed(cfg.Seed)
 	}
 	e := engine.New(p, w.Jobs, pol, engine.Options{Overrun: cfg.Overrun})
-	for _, f := range cfg.Failures {
-		if f.Node < 0 || f.Node >= len(p.Nodes) {
-			return nil, fmt.Errorf("failure of node %d: the platform has %d nodes", f.Node, len(p.Nodes))
+	for _, h := range run.Hooks {
+		if err := h(e, pol); err != nil {
+			return nil, fmt.Errorf("policy %s: %w", cfg.Policy, err)
 		}
-		e.FailNode(f.At, f.Node, true)
 	}
-	if grid != nil {
-		horizon := 0.0
-		for _, j := range w.Jobs {
-			horizon = max(horizon, j.Submit)
-		}
-		grid.Attach(e, horizon, cfg.Seed)
-	}
-	if state != nil {
-		if cfg.Instability.Model == "periods" {
-			e.AddHook(unstable.NewPeriods(state))
-		} else {
-			e.AddHook(unstable.Published{State: state})
-		}
+	for _, o := range run.Observers {
+		e.Observe(o)
 	}
 	njobs := len(w.Jobs)
 	if release {
@@ -270,8 +288,13 @@ func runLoaded(cfg Config, w *workload.Workload, p *model.Platform, release bool
 	}
 	r.Records = metrics.Records(e.Jobs())
 	r.Summary = metrics.Summarize(r.Records, p.TotalPEs(), r.Series)
-	if state != nil {
-		r.Summary.Extra = map[string]float64{"mean_qos": state.MeanQoS(), "mean_qos_alel": state.MeanQoSALEL()}
+	for _, x := range run.Extras {
+		if r.Summary.Extra == nil {
+			r.Summary.Extra = map[string]float64{}
+		}
+		for k, v := range x() {
+			r.Summary.Extra[k] = v
+		}
 	}
 	if ex, ok := pol.(interface{ Extra() map[string]float64 }); ok {
 		if r.Summary.Extra == nil {
@@ -290,6 +313,37 @@ func runLoaded(cfg Config, w *workload.Workload, p *model.Platform, release bool
 		}
 	}
 	return r, nil
+}
+
+// runLoop runs a loop system (its own simulation of the jobs).
+func runLoop(cfg Config, sys *system.System, w *workload.Workload) (*Result, error) {
+	var prep any
+	if sys.Section != "" {
+		prep = cfg.Prepared[sys.Section]
+	}
+	out, err := sys.Simulate(system.LoopInput{Policy: cfg.Policy, Seed: cfg.Seed, Workload: w.Name, Jobs: w.Jobs, Series: cfg.Series}, prep)
+	if err != nil {
+		return nil, fmt.Errorf("policy %s on %s: %w", cfg.Policy, w.Name, err)
+	}
+	r := &Result{Config: cfg, Workload: w, Outcome: out, System: sys, Summary: out.Summary}
+	if r.Summary.Skipped == nil {
+		r.Summary.Skipped = map[string]int{}
+	}
+	for k, v := range w.Skipped {
+		if v > 0 {
+			r.Summary.Skipped[k] = v
+		}
+	}
+	return r, nil
+}
+
+// Metrics are the run's metric values by key (package system's
+// registry): what a sweep stores.
+func (r *Result) Metrics() map[string]float64 {
+	if r.Outcome != nil {
+		return r.Outcome.Metrics
+	}
+	return MetricValues(&r.Summary)
 }
 
 type progress struct {
@@ -345,6 +399,13 @@ func (r *Result) WriteDir(dir string) error {
 			return err
 		}
 		return os.Rename(tmp.Name(), path)
+	}
+	if r.Outcome != nil {
+		errs := []error{write(SummaryFile, func(f *os.File) error { return output.WriteSummaryJSON(f, &r.Summary) })}
+		for _, of := range r.Outcome.Files {
+			errs = append(errs, write(of.Name, func(f *os.File) error { return of.Write(f) }))
+		}
+		return errors.Join(errs...)
 	}
 	errs := []error{
 		write(JobsFile, func(f *os.File) error { return output.WriteJobsOf(f, r.Records, r.Summary.Workload) }),

@@ -46,6 +46,12 @@ type Transform struct {
 	First    int     // then keep at most First records
 	Scale    float64 // multiply every submit time by Scale (< 1 raises the offered load by 1/Scale)
 	MaxProcs int     // clamp every job's processor count to MaxProcs
+	// Estimates: "" or "requested" (the trace's requested time, field 9,
+	// estimates the run time, field 4), "exact" (every job's estimate is
+	// its run time) or "gridsim" (GridSim's Workload reader: a job's
+	// length is its requested time where the trace gives one, else its
+	// run time, and the estimate is that length).
+	Estimates string
 }
 
 // Validate reports a transform parameter out of range.
@@ -59,6 +65,8 @@ func (t Transform) Validate() error {
 		return fmt.Errorf("arrival scale must be a positive number, got %g", t.Scale)
 	case t.MaxProcs < 0:
 		return fmt.Errorf("processor cap must be >= 0, got %d", t.MaxProcs)
+	case t.Estimates != "" && t.Estimates != "requested" && t.Estimates != "exact" && t.Estimates != "gridsim":
+		return fmt.Errorf("estimates: want requested, exact or gridsim, got %q", t.Estimates)
 	}
 	return nil
 }
@@ -193,6 +201,15 @@ func (b *builder) add(j model.Job) bool {
 	}
 	if b.t.MaxProcs > 0 && j.Procs > b.t.MaxProcs {
 		j.Procs = b.t.MaxProcs
+	}
+	switch b.t.Estimates {
+	case "exact":
+		j.Estimate = j.Runtime
+	case "gridsim":
+		if j.Estimate > 0 {
+			j.Runtime = j.Estimate
+		}
+		j.Estimate = j.Runtime
 	}
 	w.Jobs = append(w.Jobs, j)
 	return false

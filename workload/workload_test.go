@@ -89,7 +89,25 @@ func TestTransforms(t *testing.T) {
 	if j := w.Jobs[0]; j.Submit != 20 || j.Procs != 2 {
 		t.Errorf("job 5: submit %g procs %d, want 20 and 2", j.Submit, j.Procs)
 	}
-	for _, bad := range []Transform{{Skip: -1}, {First: -2}, {Scale: -1}, {Scale: math.NaN()}, {MaxProcs: -3}} {
+	// Exact estimates: every job's estimate is its run time (job 5 had
+	// none, job 1 asked for 20 and ran 10).
+	for _, j := range load(t, Rules{}, Transform{Estimates: "exact"}).Jobs {
+		if j.Estimate != j.Runtime {
+			t.Errorf("exact estimates: job %d estimate %g, run time %g", j.ID, j.Estimate, j.Runtime)
+		}
+	}
+	if j := load(t, Rules{}, Transform{Estimates: "requested"}).Jobs[0]; j.Estimate != 20 {
+		t.Errorf("requested estimates: job %d estimate %g, want 20", j.ID, j.Estimate)
+	}
+	// GridSim's reading: the length is the requested time (job 1: 20),
+	// or the run time when none is given (job 5: 5).
+	for _, j := range load(t, Rules{}, Transform{Estimates: "gridsim"}).Jobs {
+		want := map[int64]float64{1: 20, 6: 30, 5: 5}[j.ID]
+		if j.Runtime != want || j.Estimate != want {
+			t.Errorf("gridsim: job %d run %g estimate %g, want %g", j.ID, j.Runtime, j.Estimate, want)
+		}
+	}
+	for _, bad := range []Transform{{Skip: -1}, {First: -2}, {Scale: -1}, {Scale: math.NaN()}, {MaxProcs: -3}, {Estimates: "perfect"}} {
 		if err := bad.Validate(); err == nil {
 			t.Errorf("%+v accepted", bad)
 		}

@@ -180,15 +180,64 @@ func TestReportInBrowser(t *testing.T) {
 	if _, err := run("report", filepath.Join(dir, "runs", "easy"), filepath.Join(dir, "runs", "fcfs"), "--out", single); err != nil {
 		t.Fatal(err)
 	}
-	shot = filepath.Join(dir, "single.png")
-	log = chromiumSized(t, bin, filepath.Join(single, "report.html"), shot, "1400,4000")
+	checkShot(t, bin, filepath.Join(single, "report.html"), filepath.Join(dir, "single.png"), "1400,4000", "single-run report")
+}
+
+// checkShot screenshots page: no console errors, not blank, figures
+// drawn in colour.
+func checkShot(t *testing.T, bin, page, shot, size, what string) {
+	t.Helper()
+	log := chromiumSized(t, bin, page, shot, size)
 	if errs := consoleErrors(log); len(errs) > 0 {
-		t.Errorf("single-run report: console errors:\n%s", strings.Join(errs, "\n"))
+		t.Errorf("%s: console errors:\n%s", what, strings.Join(errs, "\n"))
 	}
 	if f := nonBlank(t, shot); f < 0.02 {
-		t.Errorf("single-run report: screenshot is blank (%.4f of pixels drawn)", f)
+		t.Errorf("%s: screenshot is blank (%.4f of pixels drawn)", what, f)
 	}
 	if f := coloured(t, shot); f < 0.002 {
-		t.Errorf("single-run report: the figures in the screenshot are blank (%.4f of pixels coloured)", f)
+		t.Errorf("%s: the figures in the screenshot are blank (%.4f of pixels coloured)", what, f)
+	}
+}
+
+// TestCloudReportInBrowser: the report of a single elastic-cloud run
+// (issue 13) renders in headless Chromium with its figures: the common
+// ones (CDFs, utilization and queues, Gantt chart of jobs on VMs) and the
+// cloud's declared series (VMs, cost, queues, ALF, demand control).
+func TestCloudReportInBrowser(t *testing.T) {
+	bin, err := exec.LookPath("chromium")
+	if err != nil {
+		if os.Getenv("GRIDSCHED_REQUIRE_BROWSER") == "1" {
+			t.Fatal("chromium not found and GRIDSCHED_REQUIRE_BROWSER=1")
+		}
+		t.Skip("chromium not installed (CI installs it)")
+	}
+	dir := t.TempDir()
+	wl := filepath.Join(dir, "gang.swf")
+	if _, err := run("workload", "generate", "--model", "gang", "--param", "lambda=2.5", "--jobs", "300", "--out", wl); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "cloud")
+	if _, err := run("simulate", "--policy", "cloud-ljfs", "--workload", wl, "--model-param", "cloud.max_vms=64", "--out", out); err != nil {
+		t.Fatal(err)
+	}
+	rep := filepath.Join(dir, "report")
+	if _, err := run("report", out, "--out", rep); err != nil {
+		t.Fatal(err)
+	}
+	page := filepath.Join(rep, "report.html")
+	html, _ := os.ReadFile(page)
+	for _, want := range []string{"VMs over time", "Cumulative lease time and cost over time", "Average load factor", "Demand control and migration", "schedule (Gantt chart)"} {
+		if !strings.Contains(string(html), want) {
+			t.Errorf("cloud report lacks the figure %q", want)
+		}
+	}
+	if n := strings.Count(string(html), "<svg"); n < 12 {
+		t.Errorf("cloud report has %d inline figures", n)
+	}
+	shot := filepath.Join(dir, "cloud.png")
+	checkShot(t, bin, page, shot, "1400,8000", "cloud report")
+	if keep := os.Getenv("GRIDSCHED_CLOUD_SCREENSHOT"); keep != "" {
+		b, _ := os.ReadFile(shot)
+		os.WriteFile(keep, b, 0o644)
 	}
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/gridsched/gridsched/experiment"
 	"github.com/gridsched/gridsched/model"
+	_ "github.com/gridsched/gridsched/system/all" // registers every built-in system
 )
 
 func main() {

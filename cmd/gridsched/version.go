@@ -8,7 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gridsched/gridsched/experiment"
-	"github.com/gridsched/gridsched/policy"
+	"github.com/gridsched/gridsched/system"
 )
 
 func newVersionCmd() *cobra.Command {
@@ -76,7 +76,7 @@ func completeExperiments(_ *cobra.Command, _ []string, prefix string) ([]string,
 // completePolicies completes policy names (grid-* need --tree).
 func completePolicies(_ *cobra.Command, _ []string, prefix string) ([]string, cobra.ShellCompDirective) {
 	var out []string
-	for _, n := range policy.Names() {
+	for _, n := range system.PolicyNames() {
 		if strings.HasPrefix(n, prefix) {
 			out = append(out, n)
 		}

@@ -10,8 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gridsched/gridsched/distsum"
-	"github.com/gridsched/gridsched/hgrid"
-	"github.com/gridsched/gridsched/policy"
+	"github.com/gridsched/gridsched/system"
 	"github.com/gridsched/gridsched/workload"
 )
 
@@ -95,15 +94,43 @@ func newPoliciesCmd() *cobra.Command {
 		Use:   "policies",
 		Short: "List the registered scheduling policies",
 		Args:  cobra.NoArgs,
+		Long: `List every scheduling policy of every system, with its description,
+grouped by system (package system's registry), then the node selections and
+each system's parameter section (spec key, and --model-config key).`,
 		Run: func(cmd *cobra.Command, _ []string) {
 			tw := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 0, 2, ' ', 0)
-			for _, n := range policy.Names() {
-				fmt.Fprintf(tw, "%s\t%s\n", n, policy.Describe(n))
+			for _, g := range system.PolicyGroups() {
+				fmt.Fprintf(tw, "# %s: %s\n", g.System, g.Description)
+				for _, p := range g.Policies {
+					fmt.Fprintf(tw, "%s\t%s\n", p.Name, p.Description)
+				}
 			}
-			for _, d := range hgrid.Dispatchers {
-				fmt.Fprintf(tw, "grid-%s\t%s\n", d, hgrid.Describe(d))
+			fmt.Fprintf(tw, "# node selections (--node-select)\n")
+			for _, n := range system.NodeSelectionNames() {
+				fmt.Fprintf(tw, "%s\t%s\n", n, nodeSelectionDoc(n))
+			}
+			fmt.Fprintf(tw, "# parameter sections (spec keys; --model-config, --model-param)\n")
+			for _, sys := range system.All() {
+				if sys.Section != "" {
+					fmt.Fprintf(tw, "%s\t%s\n", sys.Section, sys.Description)
+				}
 			}
 			tw.Flush()
 		},
 	}
+}
+
+// nodeSelectionDoc describes a node selection.
+func nodeSelectionDoc(name string) string {
+	if name == "first-fit" {
+		return "the lowest-numbered idle processors (default)"
+	}
+	for _, sys := range system.All() {
+		for _, p := range sys.NodeSelections {
+			if p.Name == name {
+				return p.Description
+			}
+		}
+	}
+	return ""
 }

@@ -1,0 +1,5 @@
+package experiment
+
+// The tests run with every built-in system registered, as the command
+// line does.
+import _ "github.com/gridsched/gridsched/system/all"
