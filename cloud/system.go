@@ -47,7 +47,8 @@ func init() {
 			{Name: "cloud-afcfs", Description: "elastic cloud (seed 003): adaptive first come first served, a job starts when all its VMs are idle, later jobs may pass a blocked one"},
 			{Name: "cloud-ljfs", Description: "elastic cloud (seed 003): largest job first served, ties by arrival"},
 		},
-		OwnsPolicy: func(name string) bool { return strings.HasPrefix(name, "cloud-") },
+		OwnsPolicy:  func(name string) bool { return strings.HasPrefix(name, "cloud-") },
+		ParamLabels: map[string]string{"alf": "ALF", "xfactor": "XFactor", "migration": "migration rule", "max_vms": "VM pool cap (0 = none)", "monitor_limit": "migration monitor limit"},
 		Metrics: []system.Metric{
 			{Key: "migrations", Name: "migrations", Unit: "count", LowerIsBetter: true, Min: 0, Max: nan},
 			{Key: "tasks_migrated", Name: "migrated tasks", Unit: "count", LowerIsBetter: true, Min: 0, Max: nan},

@@ -104,6 +104,7 @@ func init() {
 				return s, nil
 			}
 		},
+		ParamLabels: map[string]string{"failures.mtbf": "manager MTBF (s; 0 = none)", "heterogeneity": "heterogeneity h", "period": "report period (s)"},
 		Metrics: []system.Metric{
 			{Key: "imbalance", Name: "load imbalance", Unit: "CV of utilization", LowerIsBetter: true, Min: 0, Max: nan},
 			{Key: "migrated", Name: "migrated jobs", Unit: "count", LowerIsBetter: true, Min: 0, Max: nan},

@@ -71,21 +71,18 @@ var params = map[string]string{
 	"workload.params.flexibility": "flexibility",
 	"workload.arrival_scale":      "arrival-time scale factor",
 	"workload.jobs":               "jobs",
-	"hierarchy.failures.mtbf":     "manager MTBF (s; 0 = none)",
-	"hierarchy.heterogeneity":     "heterogeneity h",
-	"hierarchy.staleness":         "report period (s)",
-	"cloud.alf":                   "ALF",
-	"cloud.xfactor":               "XFactor",
-	"cloud.migration":             "migration rule",
 	"node_select":                 "node selection",
 	"policy":                      "policy",
 	"workload.trace":              "trace",
-	"instability.model":           "instability model",
 }
 
-// ParamLabel is a human name for a parameter path.
+// ParamLabel is a human name for a parameter path (a system's own
+// parameters are named by the system: system.ParamLabel).
 func ParamLabel(key string) string {
 	if l, ok := params[key]; ok {
+		return l
+	}
+	if l, ok := system.ParamLabel(key); ok {
 		return l
 	}
 	key = strings.TrimPrefix(strings.TrimPrefix(key, "workload.params."), "workload.")

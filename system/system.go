@@ -188,7 +188,10 @@ type System struct {
 	NodeSelections []Policy
 
 	Metrics []Metric
-	Files   []File
+	// ParamLabels name some of its section's parameters for axes, by the
+	// key inside the section ("xfactor" for cloud.xfactor).
+	ParamLabels map[string]string
+	Files       []File
 
 	// Attach prepares an engine run (prepared: the section's prepared
 	// value, nil when the run has none).
@@ -407,6 +410,21 @@ func MetricInfo(key string) (Metric, bool) {
 		return Metric{Key: key, Name: strings.ReplaceAll(key, "_", " "), Unit: "value", Min: math.NaN(), Max: math.NaN()}, false
 	}
 	return m, true
+}
+
+// ParamLabel is the human name a system gives a parameter of its
+// section (key "section.field…").
+func ParamLabel(key string) (string, bool) {
+	head, rest, ok := strings.Cut(key, ".")
+	if !ok {
+		return "", false
+	}
+	s, found := BySection(head)
+	if !found {
+		return "", false
+	}
+	l, ok := s.ParamLabels[rest]
+	return l, ok
 }
 
 // MetricIn is MetricInfo for the runs of system s (nil: an engine run):

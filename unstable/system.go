@@ -51,6 +51,7 @@ func init() {
 			{Name: "u", Description: "nodes by observed performance u, best first (seed 002 §2.4; needs an instability model)"},
 			{Name: "expected", Description: "nodes by the model's expected delay (1 − p)·d, then u (needs an instability model)"},
 		},
+		ParamLabels: map[string]string{"model": "instability model"},
 		Metrics: []system.Metric{
 			{Key: "mean_qos", Name: "mean QoS rate", Unit: "ratio", Min: 0, Max: nan},
 			{Key: "mean_qos_alel", Name: "mean QoS rate AL/EL", Unit: "ratio", LowerIsBetter: true, Min: 0, Max: nan, PerJob: true},
