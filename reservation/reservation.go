@@ -51,6 +51,9 @@ type resv struct {
 	waiting  bool             // bound, waiting for the task on its resource to end (DRRM delay)
 	preempts bool             // caused a preemption
 	failed   bool
+	// booked: an SRRM booking counted in bookedAt at its start, until its
+	// window opens or it fails.
+	booked bool
 }
 
 // Predictor is m_schedule's preemption-cost predictor.
@@ -75,15 +78,23 @@ type Policy struct {
 	tasks [][]*engine.Job // FIFO of tasks per resource
 	held  [][]*resv       // reservations bound to each resource, waiting or running, by start
 	srrm  [][]*resv       // SRRM: reservations bound to each resource
-	byJob map[int32]*resv
-	init  bool
-	rr    int
+	// bookedAt counts, per resource, the SRRM bookings not yet opened by
+	// their start time: a resource with a booking starting now is kept
+	// for it (no task is started there at that instant).
+	bookedAt []map[float64]int
+	byJob    map[int32]*resv
+	init     bool
+	rr       int
 
 	timers  []timerReq    // timers to set at the next Schedule (they need the plan)
 	rejects []*engine.Job // refused or failed reservations to drop
 
 	requests, admitted, preempting, failedN int
-	cost                                    float64
+	// zeroPreempting: reservations whose preemption hit a task that had
+	// run 0 s (it started at this very instant): a scheduling artefact,
+	// 0 since SRRM keeps a resource whose booking starts now for it.
+	zeroPreempting int
+	cost           float64
 	// idleStarts counts reservations that started on a resource with no
 	// non-reserved work left (none running, none queued): the set-up
 	// check of §3.1 (a task runs whenever a reservation starts).
@@ -116,6 +127,7 @@ func (p *Policy) setup(v *engine.View) {
 	p.tasks = make([][]*engine.Job, n)
 	p.held = make([][]*resv, n)
 	p.srrm = make([][]*resv, n)
+	p.bookedAt = make([]map[float64]int, n)
 	for i := 0; i < n; i++ {
 		spec := v.Node(i)
 		p.g.AddResource(rrg.Resource{ID: i, Level: spec.Capability, Cost: spec.Cost})
@@ -221,6 +233,9 @@ func (p *Policy) fail(r *resv) {
 	}
 	r.failed = true
 	p.failedN++
+	if r.booked {
+		p.book(r, -1)
+	}
 	p.unhold(r)
 	p.rejects = append(p.rejects, r.job)
 }
@@ -282,6 +297,7 @@ func (p *Policy) admit(v *engine.View, j *engine.Job) {
 		}
 		r.res, r.start = res, start
 		p.srrm[res] = append(p.srrm[res], r)
+		p.book(r, 1)
 	}
 	p.admitted++
 	p.byJob[j.Index] = r
@@ -490,7 +506,26 @@ func hash(seed, k uint64) uint64 {
 
 // open handles a reservation whose window (DRRM) or reserved start (SRRM)
 // has come.
+// book counts (d = 1) or uncounts (d = −1) an SRRM booking at its start.
+func (p *Policy) book(r *resv, d int) {
+	if (d > 0) == r.booked {
+		return
+	}
+	r.booked = d > 0
+	m := p.bookedAt[r.res]
+	if m == nil {
+		m = map[float64]int{}
+		p.bookedAt[r.res] = m
+	}
+	if m[r.start] += d; m[r.start] <= 0 {
+		delete(m, r.start)
+	}
+}
+
 func (p *Policy) open(v *engine.View, r *resv) {
+	if p.mech != DRRM {
+		p.book(r, -1)
+	}
 	if p.mech == DRRM {
 		b, err := p.g.DeleteEdge(r.q, func(id int) rrg.Option { return p.option(v, r, id) })
 		if err != nil {
@@ -566,6 +601,9 @@ func (p *Policy) Schedule(v *engine.View, plan *engine.Plan) {
 				if !r.preempts {
 					r.preempts = true
 					p.preempting++
+					if now == t.Start {
+						p.zeroPreempting++
+					}
 				}
 				p.cost += v.Node(res).Cost * (now - t.Start)
 				if plan.Preempt(t, true) == nil {
@@ -595,6 +633,12 @@ func (p *Policy) Schedule(v *engine.View, plan *engine.Plan) {
 		if v.NodeFree(res) == 0 || len(p.tasks[res]) == 0 {
 			continue
 		}
+		if p.bookedAt[res][now] > 0 {
+			// An SRRM booking starts here now; its timer comes after the
+			// end that freed the resource at this instant. A task started
+			// now would be preempted at once, after 0 s: keep the resource.
+			continue
+		}
 		t := p.tasks[res][0]
 		if plan.Start(t, engine.Alloc{{First: int32(res), Count: 1, PEs: 1}}) == nil {
 			p.tasks[res] = p.tasks[res][1:]
@@ -622,6 +666,7 @@ func (p *Policy) Extra() map[string]float64 {
 	}
 	if p.admitted > 0 {
 		m["pp"] = float64(p.preempting) / float64(p.admitted)
+		m["pp_zero"] = float64(p.zeroPreempting) / float64(p.admitted)
 		m["eta"] = float64(p.failedN) / float64(p.admitted)
 		m["idle_start"] = float64(p.idleStarts) / float64(p.admitted)
 	}

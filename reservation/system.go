@@ -41,6 +41,7 @@ func init() {
 		Metrics: []system.Metric{
 			{Key: "ap", Name: "admission rate AP", Unit: "fraction of requests", Min: 0, Max: 1},
 			{Key: "pp", Name: "preemption rate PP", Unit: "fraction of admitted", LowerIsBetter: true, Min: 0, Max: 1},
+			{Key: "pp_zero", Name: "preemptions of a task that ran 0 s", Unit: "fraction of admitted", LowerIsBetter: true, Min: 0, Max: 1},
 			{Key: "tpc", Name: "preemption cost TPC", Unit: "cost units", LowerIsBetter: true, Min: 0, Max: nan},
 			{Key: "eta", Name: "failure rate η", Unit: "fraction of admitted", LowerIsBetter: true, Min: 0, Max: 1},
 			{Key: "idle_start", Name: "reservations starting on an idle resource", Unit: "fraction of admitted", Min: 0, Max: 1},

@@ -163,7 +163,7 @@ func run(dir string) error {
 		aggs := experiment.Aggregate(st.rows, st.spec.Metrics)
 		for _, c := range st.spec.Claims {
 			v := c.Check(st.spec, aggs)
-			verdict := map[string]string{"yes": "agrees", "partly": "partly", "no": "disagrees"}[v.Agrees]
+			verdict := v.Agrees
 			fmt.Printf("| %s | %s (%s) | %s | %s | %s |\n", name, cell(c.Claim), c.Source, cell(c.Paper), cell(v.Ours), verdict)
 		}
 	}
