@@ -54,6 +54,8 @@ type resv struct {
 	// booked: an SRRM booking counted in bookedAt at its start, until its
 	// window opens or it fails.
 	booked bool
+	// failedAt: when it failed (meaningful once failed).
+	failedAt float64
 }
 
 // Predictor is m_schedule's preemption-cost predictor.
@@ -102,6 +104,7 @@ type Policy struct {
 	// pendingAtFailure counts the admitted reservations not yet ended
 	// when the first resource failed (−1: no failure).
 	pendingAtFailure, pendingOnFailed int
+	now                               float64 // of the last notice
 	// busySum sums, over the requests, the fraction of the resources not
 	// running a reservation that run a non-reserved task when the request
 	// arrives (Poisson arrivals: the mean is the time-average background
@@ -143,6 +146,7 @@ func Exact(j *engine.Job) bool { return j.Queue == gen.TypeQuad || j.Queue == ge
 func IsReservation(j *engine.Job) bool { return j.Queue >= 1 && !math.IsNaN(j.WindowStart) }
 
 func (p *Policy) Notify(v *engine.View, n engine.Notice) {
+	p.now = v.Now()
 	p.setup(v)
 	switch n.Kind {
 	case engine.NoticeSubmitted:
@@ -196,7 +200,11 @@ func (p *Policy) Notify(v *engine.View, n engine.Notice) {
 		if p.pendingAtFailure < 0 {
 			p.pendingAtFailure, p.failedAt = 0, v.Now()
 			for _, r := range p.byJob {
-				if !r.failed && !r.job.State.Terminal() {
+				// The reservation running on the failed resource failed a
+				// moment ago, at this instant (the engine fails a down
+				// node's jobs before it tells the policy the node is
+				// down): it was pending at the failure too.
+				if !r.failed && !r.job.State.Terminal() || r.failed && r.failedAt == v.Now() {
 					p.pendingAtFailure++
 					if r.res == n.Node {
 						p.pendingOnFailed++
@@ -232,6 +240,7 @@ func (p *Policy) fail(r *resv) {
 		return
 	}
 	r.failed = true
+	r.failedAt = p.now
 	p.failedN++
 	if r.booked {
 		p.book(r, -1)

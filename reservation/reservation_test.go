@@ -328,3 +328,28 @@ func TestNoZeroAgePreemptions(t *testing.T) {
 		}
 	}
 }
+
+// TestFailureCountsRunningVictim (seed 000 §3.3, figure 13; found by the
+// issue 15 review): a reservation running on a resource when it fails is
+// pending at the failure. The engine fails the node's jobs before it
+// tells the policy the node is down; pending_at_failure and
+// pending_on_failed must still count it. One resource, a reservation in
+// [0, 10] running from 0, the resource failing at 5.
+func TestFailureCountsRunningVictim(t *testing.T) {
+	p := model.Uniform("r", 1, 1)
+	p.Nodes[0].Capability, p.Nodes[0].Cost = 1, 1
+	r := model.NewJob(1, 0, 10, 1)
+	r.Queue, r.WindowStart, r.WindowEnd, r.Level, r.Estimate = 1, 0, 10, 1, 10
+	for _, m := range []Mechanism{SRRMRandom, DRRM} {
+		pol := New(m, 1)
+		e := engine.New(p, []model.Job{r}, pol, engine.Options{})
+		e.FailNode(5, 0, true)
+		if err := e.Run(); err != nil {
+			t.Fatal(err)
+		}
+		ex := pol.Extra()
+		if ex["failed"] != 1 || ex["pending_at_failure"] != 1 || ex["pending_on_failed"] != 1 || ex["failure_time"] != 5 {
+			t.Errorf("%s: %v, want 1 failed, 1 pending at the failure, on the failed resource, at 5", m, ex)
+		}
+	}
+}
