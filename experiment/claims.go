@@ -106,8 +106,9 @@ func (c *Claim) Check(s *Spec, aggs []Agg) Verdict {
 	x := xOf(s)
 	zipped := map[string]bool{}
 	if s.Zip[x] != nil {
+		split := splitPartners(s, x)
 		for k := range s.Zip {
-			zipped[k] = true
+			zipped[k] = !split[k]
 		}
 	}
 	// group by every parameter but x (and its zip partners, and, for
@@ -365,4 +366,42 @@ func parseNum(s string) float64 {
 		return math.NaN()
 	}
 	return v
+}
+
+// splitPartners are the zip partners of the x axis that tell apart
+// zip rows with the same x (sizes zipped with traces, each trace with its
+// own sizes): a text-valued partner then splits the axis into separate
+// lines or panels instead of riding on it, so no line or comparison mixes
+// its values (found by the issue 16 review: figures 8–9 joined
+// SDSC-Par at 25 nodes to SDSC-BLUE at 100, and the claims compared u on
+// one trace with random on another). Numeric partners that move with x
+// stay on the axis.
+func splitPartners(s *Spec, x string) map[string]bool {
+	out := map[string]bool{}
+	xs := s.Zip[x]
+	if xs == nil {
+		return out
+	}
+	seen := map[string]bool{}
+	dup := false
+	for _, v := range xs {
+		f := FormatValue(v)
+		dup = dup || seen[f]
+		seen[f] = true
+	}
+	if !dup {
+		return out
+	}
+	for k, vs := range s.Zip {
+		if k == x {
+			continue
+		}
+		for _, v := range vs {
+			if _, isText := v.(string); isText && math.IsNaN(parseNum(FormatValue(v))) {
+				out[k] = true
+				break
+			}
+		}
+	}
+	return out
 }

@@ -76,8 +76,9 @@ func layoutOf(s *Spec, aggs []Agg) axes {
 	ax := axes{x: xOf(s), onAxis: map[string]bool{}, varying: map[string]bool{}}
 	ax.onAxis[ax.x] = true
 	if s.Zip[ax.x] != nil {
+		split := splitPartners(s, ax.x)
 		for k := range s.Zip {
-			ax.onAxis[k] = true
+			ax.onAxis[k] = !split[k]
 		}
 	}
 	vals := map[string]map[string]bool{}
