@@ -8,7 +8,7 @@ import (
 // flatProfile is the availability profile of conservative backfilling:
 // the same step function as Profile (free(t) = Base + Σ{delta(k) : k ≤ t},
 // points whose delta returns to zero removed) kept as two sorted slices,
-// the time points and the running sum of deltas up to each point.
+// the time points with the running sum of deltas up to each point.
 //
 // A query walks the points in order and an update rewrites the sums over
 // the updated range, so both cost the number of points they cross, not
@@ -21,21 +21,25 @@ import (
 // TestPropertyFlatProfileEqualsTreap checks it against Profile.
 type flatProfile struct {
 	Base int
-	t    []float64 // time points, increasing
-	s    []int     // s[i]: sum of the deltas at t[0..i]
+	p    []fpoint // increasing times
+}
+
+type fpoint struct {
+	t float64 // time
+	s int     // sum of the deltas at this point and every earlier one
 }
 
 func newFlatProfile() *flatProfile { return &flatProfile{} }
 
 // Len is the number of time points.
-func (p *flatProfile) Len() int { return len(p.t) }
+func (p *flatProfile) Len() int { return len(p.p) }
 
 // upto is the number of points at or before x.
 func (p *flatProfile) upto(x float64) int {
-	lo, hi := 0, len(p.t)
+	lo, hi := 0, len(p.p)
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)
-		if p.t[m] <= x {
+		if p.p[m].t <= x {
 			lo = m + 1
 		} else {
 			hi = m
@@ -49,7 +53,7 @@ func (p *flatProfile) before(i int) int {
 	if i == 0 {
 		return 0
 	}
-	return p.s[i-1]
+	return p.p[i-1].s
 }
 
 // Value is free(x).
@@ -59,19 +63,17 @@ func (p *flatProfile) Value(x float64) int { return p.Base + p.before(p.upto(x))
 // there is none.
 func (p *flatProfile) point(x float64) int {
 	i := p.upto(x)
-	if i > 0 && p.t[i-1] == x {
+	if i > 0 && p.p[i-1].t == x {
 		return i - 1
 	}
-	p.t = slices.Insert(p.t, i, x)
-	p.s = slices.Insert(p.s, i, p.before(i))
+	p.p = slices.Insert(p.p, i, fpoint{t: x, s: p.before(i)})
 	return i
 }
 
 // tidy removes the point at index i if its delta is zero.
 func (p *flatProfile) tidy(i int) {
-	if p.s[i] == p.before(i) {
-		p.t = slices.Delete(p.t, i, i+1)
-		p.s = slices.Delete(p.s, i, i+1)
+	if p.p[i].s == p.before(i) {
+		p.p = slices.Delete(p.p, i, i+1)
 	}
 }
 
@@ -81,8 +83,8 @@ func (p *flatProfile) Add(x float64, d int) {
 		return
 	}
 	i := p.point(x)
-	for k := i; k < len(p.s); k++ {
-		p.s[k] += d
+	for k := i; k < len(p.p); k++ {
+		p.p[k].s += d
 	}
 	p.tidy(i)
 }
@@ -91,9 +93,9 @@ func (p *flatProfile) Add(x float64, d int) {
 func (p *flatProfile) addRange(a, b float64, d int) {
 	i := p.point(a)
 	j := p.point(b) // after i: b > a
-	s := p.s[i:j]
+	s := p.p[i:j]
 	for k := range s {
-		s[k] += d
+		s[k].s += d
 	}
 	p.tidy(j) // j first: removing it leaves i in place
 	p.tidy(i)
@@ -117,8 +119,8 @@ func (p *flatProfile) Unreserve(start, end float64, procs int) {
 func (p *flatProfile) MaxOver(from, to float64) int {
 	i := p.upto(from)
 	best := p.before(i)
-	for ; i < len(p.t) && p.t[i] < to; i++ {
-		best = max(best, p.s[i])
+	for ; i < len(p.p) && p.p[i].t < to; i++ {
+		best = max(best, p.p[i].s)
 	}
 	return p.Base + best
 }
@@ -142,30 +144,30 @@ func (p *flatProfile) EarliestFitIn(from, to, dur float64, need int, limit float
 		return math.Inf(1)
 	}
 	need -= p.Base // compare with the sums
-	ts, s := p.t, p.s
-	n := len(ts)
+	ps := p.p
+	n := len(ps)
 	t := from
 	i := p.upto(from) // ts[i] is the first point after t
 	ok := p.before(i) >= need
 	for {
 		if !ok {
-			for i < n && s[i] < need {
+			for i < n && ps[i].s < need {
 				i++
 			}
-			if i == n || ts[i] >= to {
+			if i == n || ps[i].t >= to {
 				return math.Inf(1)
 			}
-			t = ts[i]
+			t = ps[i].t
 			i++
 		}
 		end := min(t+dur, limit)
-		for i < n && ts[i] < end && s[i] >= need {
+		for i < n && ps[i].t < end && ps[i].s >= need {
 			i++
 		}
-		if i == n || ts[i] >= end {
+		if i == n || ps[i].t >= end {
 			return t
 		}
-		t, ok = ts[i], false // free drops below need at ts[i]
+		t, ok = ps[i].t, false // free drops below need at ps[i].t
 		i++
 	}
 }

@@ -62,9 +62,9 @@ func TestPropertyFlatProfileEqualsTreap(t *testing.T) {
 			if f.Len() != len(m.keys()) || f.Len() != p.Len() {
 				t.Fatalf("len %d, treap %d, want %d", f.Len(), p.Len(), len(m.keys()))
 			}
-			for k := 1; k < len(f.t); k++ {
-				if !(f.t[k-1] < f.t[k]) {
-					t.Fatalf("points out of order: %v", f.t)
+			for k := 1; k < len(f.p); k++ {
+				if !(f.p[k-1].t < f.p[k].t) {
+					t.Fatalf("points out of order: %v", f.p)
 				}
 			}
 			q := float64(rapid.IntRange(-1, 32).Draw(t, "q"))
