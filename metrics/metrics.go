@@ -7,6 +7,7 @@ package metrics
 
 import (
 	"math"
+	"slices"
 
 	"github.com/gridsched/gridsched/distsum"
 	"github.com/gridsched/gridsched/engine"
@@ -82,7 +83,9 @@ type Summary struct {
 // available); without a series it uses procs × span.
 func Summarize(recs []Record, procs int, series *Series) Summary {
 	s := Summary{Processors: procs, Jobs: len(recs), Skipped: map[string]int{}}
-	var wait, resp, bsld []float64
+	wait := make([]float64, 0, len(recs))
+	resp := make([]float64, 0, len(recs))
+	bsld := make([]float64, 0, len(recs))
 	s.FirstSubmit = math.Inf(1)
 	s.LastEnd = math.Inf(-1)
 	busy := 0.0
@@ -169,6 +172,11 @@ func (s *Series) Sample(now float64, busy, avail, queued int) {
 			*last = p
 			return
 		}
+	}
+	if len(s.Points) == cap(s.Points) {
+		// Double: append grows a large slice by a quarter, which copied
+		// and allocated about five times the final series (issue 19).
+		s.Points = slices.Grow(s.Points, max(1024, len(s.Points)))
 	}
 	s.Points = append(s.Points, p)
 }
