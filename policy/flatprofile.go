@@ -151,7 +151,7 @@ func (p *flatProfile) EarliestFitIn(from, to, dur float64, need int, limit float
 	ok := p.before(i) >= need
 	for {
 		if !ok {
-			for i < n && ps[i].s < need {
+			for i < n && ps[i].s < need && ps[i].t < to { // no start at or after to
 				i++
 			}
 			if i == n || ps[i].t >= to {
