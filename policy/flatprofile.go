@@ -22,6 +22,12 @@ import (
 type flatProfile struct {
 	Base int
 	p    []fpoint // increasing times
+	// The last start time a walk began at and upto of it, kept current
+	// across insertions and removals: compression walks from now for
+	// every queued job.
+	hintX  float64
+	hintI  int
+	hintOK bool
 }
 
 type fpoint struct {
@@ -67,13 +73,19 @@ func (p *flatProfile) point(x float64) int {
 		return i - 1
 	}
 	p.p = slices.Insert(p.p, i, fpoint{t: x, s: p.before(i)})
+	if x <= p.hintX {
+		p.hintI++
+	}
 	return i
 }
 
 // tidy removes the point at index i if its delta is zero.
 func (p *flatProfile) tidy(i int) {
-	if p.p[i].s == p.before(i) {
+	if q := p.p[i]; q.s == p.before(i) {
 		p.p = slices.Delete(p.p, i, i+1)
+		if q.t <= p.hintX {
+			p.hintI--
+		}
 	}
 }
 
@@ -147,7 +159,10 @@ func (p *flatProfile) EarliestFitIn(from, to, dur float64, need int, limit float
 	ps := p.p
 	n := len(ps)
 	t := from
-	i := p.upto(from) // ts[i] is the first point after t
+	if !p.hintOK || p.hintX != from {
+		p.hintX, p.hintI, p.hintOK = from, p.upto(from), true
+	}
+	i := p.hintI // ps[i] is the first point after t
 	ok := p.before(i) >= need
 	for {
 		if !ok {
