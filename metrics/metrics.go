@@ -6,8 +6,8 @@
 package metrics
 
 import (
+	"iter"
 	"math"
-	"slices"
 
 	"github.com/gridsched/gridsched/distsum"
 	"github.com/gridsched/gridsched/engine"
@@ -149,10 +149,18 @@ type Point struct {
 // Series records the step functions of busy processors, available
 // processors and queue length. It is an engine.Observer; it keeps one
 // point per instant at which a value changed.
+//
+// Points are kept in chunks that are never copied (the first ones small,
+// then seriesChunk points each): a series has about two points per job,
+// and a growing slice allocated and zeroed several times its final size
+// (issue 19).
 type Series struct {
-	Points  []Point
+	chunks  [][]Point
+	n       int
 	running int
 }
+
+const seriesChunk = 1 << 14
 
 var _ engine.Observer = (*Series)(nil)
 
@@ -160,11 +168,28 @@ func (s *Series) JobSubmitted(float64, *engine.Job) {}
 func (s *Series) JobStarted(float64, *engine.Job)   { s.running++ }
 func (s *Series) JobStopped(float64, *engine.Job)   { s.running-- }
 
+// Len is the number of points.
+func (s *Series) Len() int { return s.n }
+
+// All yields the points in time order.
+func (s *Series) All() iter.Seq[Point] {
+	return func(yield func(Point) bool) {
+		for _, c := range s.chunks {
+			for _, p := range c {
+				if !yield(p) {
+					return
+				}
+			}
+		}
+	}
+}
+
 // Sample records the state after an event.
 func (s *Series) Sample(now float64, busy, avail, queued int) {
 	p := Point{Time: now, Busy: busy, Avail: avail, Queued: queued, Running: s.running}
-	if n := len(s.Points); n > 0 {
-		last := &s.Points[n-1]
+	if s.n > 0 {
+		c := s.chunks[len(s.chunks)-1]
+		last := &c[len(c)-1]
 		if last.Busy == busy && last.Avail == avail && last.Queued == queued && last.Running == s.running {
 			return
 		}
@@ -173,26 +198,33 @@ func (s *Series) Sample(now float64, busy, avail, queued int) {
 			return
 		}
 	}
-	if len(s.Points) == cap(s.Points) {
-		// Double: append grows a large slice by a quarter, which copied
-		// and allocated about five times the final series (issue 19).
-		s.Points = slices.Grow(s.Points, max(1024, len(s.Points)))
+	if k := len(s.chunks); k == 0 || len(s.chunks[k-1]) == cap(s.chunks[k-1]) {
+		s.chunks = append(s.chunks, make([]Point, 0, min(256<<k, seriesChunk)))
 	}
-	s.Points = append(s.Points, p)
+	c := &s.chunks[len(s.chunks)-1]
+	*c = append(*c, p)
+	s.n++
 }
 
 // Integrals returns ∫busy and ∫avail over [from, to).
 func (s *Series) Integrals(from, to float64) (busy, avail float64) {
-	for i, p := range s.Points {
-		end := to
-		if i+1 < len(s.Points) {
-			end = min(end, s.Points[i+1].Time)
-		}
+	var prev Point
+	have := false
+	add := func(p Point, end float64) {
 		start := max(p.Time, from)
 		if end > start {
 			busy += float64(p.Busy) * (end - start)
 			avail += float64(p.Avail) * (end - start)
 		}
+	}
+	for p := range s.All() {
+		if have {
+			add(prev, min(to, p.Time))
+		}
+		prev, have = p, true
+	}
+	if have {
+		add(prev, to)
 	}
 	return busy, avail
 }

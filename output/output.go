@@ -265,7 +265,7 @@ func WriteSeries(w io.Writer, s *metrics.Series) error {
 	bw := bufio.NewWriterSize(w, 1<<16)
 	bw.WriteString("time,busy_processors,available_processors,utilization,queued_jobs,running_jobs\n")
 	b := make([]byte, 0, 64)
-	for _, p := range s.Points {
+	for p := range s.All() {
 		b = swf.AppendNum(b[:0], p.Time)
 		b = append(b, ',')
 		b = strconv.AppendInt(b, int64(p.Busy), 10)
