@@ -83,9 +83,6 @@ type Summary struct {
 // available); without a series it uses procs × span.
 func Summarize(recs []Record, procs int, series *Series) Summary {
 	s := Summary{Processors: procs, Jobs: len(recs), Skipped: map[string]int{}}
-	wait := make([]float64, 0, len(recs))
-	resp := make([]float64, 0, len(recs))
-	bsld := make([]float64, 0, len(recs))
 	s.FirstSubmit = math.Inf(1)
 	s.LastEnd = math.Inf(-1)
 	busy := 0.0
@@ -110,17 +107,25 @@ func Summarize(recs []Record, procs int, series *Series) Summary {
 		if !math.IsNaN(r.Run) {
 			busy += r.Run * float64(r.Procs)
 		}
-		if r.State == engine.Completed || r.State == engine.Killed {
-			wait = append(wait, r.Wait)
-			resp = append(resp, r.Response)
-			bsld = append(bsld, r.BSLD)
-		}
 	}
 	if len(recs) == 0 || math.IsInf(s.LastEnd, -1) {
 		s.FirstSubmit, s.LastEnd = 0, 0
 		return s
 	}
-	s.Wait, s.Response, s.BSLD = distsum.Of(wait), distsum.Of(resp), distsum.Of(bsld)
+	// One buffer for the three samples in turn (distsum.Of sorts it).
+	buf := make([]float64, 0, len(recs))
+	sample := func(f func(*Record) float64) distsum.Summary {
+		buf = buf[:0]
+		for i := range recs {
+			if r := &recs[i]; r.State == engine.Completed || r.State == engine.Killed {
+				buf = append(buf, f(r))
+			}
+		}
+		return distsum.Of(buf)
+	}
+	s.Wait = sample(func(r *Record) float64 { return r.Wait })
+	s.Response = sample(func(r *Record) float64 { return r.Response })
+	s.BSLD = sample(func(r *Record) float64 { return r.BSLD })
 	s.Makespan = s.LastEnd - s.FirstSubmit
 	if s.Makespan > 0 {
 		s.Throughput = float64(s.Completed) / s.Makespan * 3600

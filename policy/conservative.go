@@ -68,8 +68,8 @@ func NewConservative(sel NodeSelector) *Conservative {
 }
 
 func (c *Conservative) resOf(j *engine.Job) *float64 {
-	for int(j.Index) >= len(c.res) {
-		c.res = append(c.res, math.NaN())
+	if int(j.Index) >= len(c.res) {
+		c.res = growTo(c.res, int(j.Index)+1, math.NaN())
 	}
 	return &c.res[j.Index]
 }
@@ -223,8 +223,8 @@ func (c *Conservative) logRise(a, b float64, bound int) {
 }
 
 func (c *Conservative) checkedOf(j *engine.Job) *uint64 {
-	for int(j.Index) >= len(c.checked) {
-		c.checked = append(c.checked, 0)
+	if int(j.Index) >= len(c.checked) {
+		c.checked = growTo(c.checked, int(j.Index)+1, 0)
 	}
 	return &c.checked[j.Index]
 }
@@ -386,8 +386,8 @@ func (h *resHeap) down(i int) {
 
 // set gives j's reservation the start t, adding its entry if it has none.
 func (h *resHeap) set(j *engine.Job, t float64) {
-	for int(j.Index) >= len(h.pos) {
-		h.pos = append(h.pos, 0)
+	if int(j.Index) >= len(h.pos) {
+		h.pos = growTo(h.pos, int(j.Index)+1, 0)
 	}
 	i := int(h.pos[j.Index]) - 1
 	if i < 0 {

@@ -27,8 +27,8 @@ func newFlatRunningSet() runningSet[*flatProfile] {
 }
 
 func (r *runningSet[P]) slot(j *engine.Job) *float64 {
-	for int(j.Index) >= len(r.key) {
-		r.key = append(r.key, math.NaN())
+	if int(j.Index) >= len(r.key) {
+		r.key = growTo(r.key, int(j.Index)+1, math.NaN())
 	}
 	return &r.key[j.Index]
 }
@@ -53,4 +53,20 @@ func (r *runningSet[P]) stopped(j *engine.Job) float64 {
 func (r *runningSet[P]) extended(j *engine.Job) {
 	r.stopped(j)
 	r.started(j)
+}
+
+// growTo extends s to length n with fill, at least doubling its capacity
+// when it must grow (append grows a large slice by a quarter, so a
+// per-job array grown one job at a time allocated about five times its
+// final size).
+func growTo[T any](s []T, n int, fill T) []T {
+	if n > cap(s) {
+		t := make([]T, len(s), max(n, 2*cap(s), 64))
+		copy(t, s)
+		s = t
+	}
+	for len(s) < n {
+		s = append(s, fill)
+	}
+	return s
 }
