@@ -204,7 +204,11 @@ func (s *Series) Sample(now float64, busy, avail, queued int) {
 		}
 	}
 	if k := len(s.chunks); k == 0 || len(s.chunks[k-1]) == cap(s.chunks[k-1]) {
-		s.chunks = append(s.chunks, make([]Point, 0, min(256<<k, seriesChunk)))
+		size := seriesChunk
+		if k < 6 {
+			size = 256 << k // 256, 512, …, 8192: small runs stay small
+		}
+		s.chunks = append(s.chunks, make([]Point, 0, size))
 	}
 	c := &s.chunks[len(s.chunks)-1]
 	*c = append(*c, p)

@@ -67,13 +67,14 @@ func TestSummaryByHand(t *testing.T) {
 	}
 }
 
-// TestSeriesChunks: a series long enough to span several chunks keeps
+// TestSeriesChunks: a series long enough to span many chunks (as a
+// million-job run has) keeps
 // every point in order (consecutive duplicates dropped, same-time samples
 // replaced) and integrates like the obvious slice.
 func TestSeriesChunks(t *testing.T) {
 	s := &metrics.Series{}
 	var want []metrics.Point
-	for i := 0; i < 100_000; i++ {
+	for i := 0; i < 2_000_000; i++ {
 		now := float64(i / 2) // two samples per instant: the second replaces the first
 		busy := (i * 7919) % 13
 		s.Sample(now, busy, 16, i%5)
@@ -86,13 +87,16 @@ func TestSeriesChunks(t *testing.T) {
 		}
 		want = append(want, p)
 	}
+	if len(want) < 900_000 { // more than 56 chunks: 256 << 56 overflowed once
+		t.Fatalf("only %d points", len(want))
+	}
 	got := slices.Collect(s.All())
 	if s.Len() != len(want) || !slices.Equal(got, want) {
 		t.Fatalf("series has %d points, want %d (first difference at %d)", s.Len(), len(want), firstDiff(got, want))
 	}
 	var busy, avail float64
 	for i, p := range want {
-		end := 40_000.0
+		end := 1_200_000.0
 		if i+1 < len(want) {
 			end = min(end, want[i+1].Time)
 		}
@@ -101,7 +105,7 @@ func TestSeriesChunks(t *testing.T) {
 			avail += float64(p.Avail) * (end - start)
 		}
 	}
-	if b, a := s.Integrals(10, 40_000); b != busy || a != avail {
+	if b, a := s.Integrals(10, 1_200_000); b != busy || a != avail {
 		t.Fatalf("Integrals = %g, %g; want %g, %g", b, a, busy, avail)
 	}
 }
