@@ -1,9 +1,6 @@
 package engine
 
-import (
-	"strconv"
-	"strings"
-)
+import "strconv"
 
 // Span is a run of Count consecutive nodes starting at node First, each
 // giving PEs processors to one job.
@@ -52,22 +49,24 @@ func (a Alloc) AddRun(first, count, pes int) Alloc {
 // String formats the nodes of the allocation as Batsim does for
 // allocated_resources: space-separated node indices and inclusive ranges,
 // e.g. "0-3 7 9-10".
-func (a Alloc) String() string {
-	var b strings.Builder
-	b.Grow(8 * len(a))
+func (a Alloc) String() string { return string(a.Append(make([]byte, 0, 8*len(a)))) }
+
+// Append appends the String form of the allocation to b.
+func (a Alloc) Append(b []byte) []byte {
+	n0 := len(b)
 	last := int32(-2)
 	start := int32(-2)
 	flush := func() {
 		if start < 0 {
 			return
 		}
-		if b.Len() > 0 {
-			b.WriteByte(' ')
+		if len(b) > n0 {
+			b = append(b, ' ')
 		}
-		b.WriteString(strconv.Itoa(int(start)))
+		b = strconv.AppendInt(b, int64(start), 10)
 		if last > start {
-			b.WriteByte('-')
-			b.WriteString(strconv.Itoa(int(last)))
+			b = append(b, '-')
+			b = strconv.AppendInt(b, int64(last), 10)
 		}
 	}
 	for _, s := range a {
@@ -79,5 +78,5 @@ func (a Alloc) String() string {
 		start, last = s.First, s.First+s.Count-1
 	}
 	flush()
-	return b.String()
+	return b
 }

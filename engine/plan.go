@@ -61,7 +61,7 @@ func (p *Plan) Start(j *Job, a Alloc) error {
 	e.queued--
 	j.State = Running
 	j.Start = e.now
-	j.Alloc = a
+	j.Alloc = e.keepAlloc(a)
 	j.minSpeed = minSpeed
 	j.runIdx = int32(len(e.running))
 	e.running = append(e.running, j)

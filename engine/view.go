@@ -14,6 +14,12 @@ func (v *View) AvailPEs() int { return v.e.availPEs }
 // FreePEs is the number of idle processors on nodes that are up.
 func (v *View) FreePEs() int { return v.e.freePEs }
 
+// AllocBuffer returns an empty allocation whose storage the engine reuses:
+// a node selector may append to it and pass the result to Plan.Start,
+// which copies the spans it keeps. It is overwritten by the next use, so
+// a policy must not hold on to it.
+func (v *View) AllocBuffer() Alloc { return v.e.scratch[:0] }
+
 // NumNodes is the number of node indices ever used (including nodes that
 // are down or removed).
 func (v *View) NumNodes() int { return len(v.e.specs) }

@@ -101,7 +101,7 @@ func TestRecursion(t *testing.T) {
 	for n, c := range cpu {
 		pol.rep[n][idxCPU] = c
 	}
-	j := &engine.Job{Job: model.NewJob(1, 0, 10, 1)}
+	j := &engine.Job{Job: new(model.NewJob(1, 0, 10, 1))}
 	if l, v := pol.domainLoad(pol.t.Tops[0], pol.rep); !near(l, 0.2) || !near(v, 0.0256) {
 		t.Fatalf("domain A: load %g variance %g, want 0.2 and 0.0256", l, v)
 	}
@@ -113,7 +113,7 @@ func TestRecursion(t *testing.T) {
 		t.Errorf("chose %s, want A1", pol.t.Leaves[k].Name)
 	}
 	pol.active[1] = true
-	wide := &engine.Job{Job: model.NewJob(2, 0, 10, 3)}
+	wide := &engine.Job{Job: new(model.NewJob(2, 0, 10, 3))}
 	if k := pol.statLeaf(nil, wide); pol.t.Leaves[k].Name != "B" {
 		t.Errorf("3-processor job went to %s, want B (the only leaf with 3 processors)", pol.t.Leaves[k].Name)
 	}

@@ -6,6 +6,7 @@
 package metrics
 
 import (
+	"iter"
 	"math"
 
 	"github.com/gridsched/gridsched/distsum"
@@ -85,7 +86,6 @@ type Summary struct {
 // available); without a series it uses procs × span.
 func Summarize(recs []Record, procs int, series *Series) Summary {
 	s := Summary{Processors: procs, Jobs: len(recs), Skipped: map[string]int{}}
-	var wait, resp, bsld []float64
 	s.FirstSubmit = math.Inf(1)
 	s.LastEnd = math.Inf(-1)
 	busy := 0.0
@@ -110,17 +110,25 @@ func Summarize(recs []Record, procs int, series *Series) Summary {
 		if !math.IsNaN(r.Run) {
 			busy += r.Run * float64(r.Procs)
 		}
-		if r.State == engine.Completed || r.State == engine.Killed {
-			wait = append(wait, r.Wait)
-			resp = append(resp, r.Response)
-			bsld = append(bsld, r.BSLD)
-		}
 	}
 	if len(recs) == 0 || math.IsInf(s.LastEnd, -1) {
 		s.FirstSubmit, s.LastEnd = 0, 0
 		return s
 	}
-	s.Wait, s.Response, s.BSLD = distsum.Of(wait), distsum.Of(resp), distsum.Of(bsld)
+	// One buffer for the three samples in turn (distsum.Of sorts it).
+	buf := make([]float64, 0, len(recs))
+	sample := func(f func(*Record) float64) distsum.Summary {
+		buf = buf[:0]
+		for i := range recs {
+			if r := &recs[i]; r.State == engine.Completed || r.State == engine.Killed {
+				buf = append(buf, f(r))
+			}
+		}
+		return distsum.Of(buf)
+	}
+	s.Wait = sample(func(r *Record) float64 { return r.Wait })
+	s.Response = sample(func(r *Record) float64 { return r.Response })
+	s.BSLD = sample(func(r *Record) float64 { return r.BSLD })
 	s.Makespan = s.LastEnd - s.FirstSubmit
 	if s.Makespan > 0 {
 		s.Throughput = float64(s.Completed) / s.Makespan * 3600
@@ -149,10 +157,18 @@ type Point struct {
 // Series records the step functions of busy processors, available
 // processors and queue length. It is an engine.Observer; it keeps one
 // point per instant at which a value changed.
+//
+// Points are kept in chunks that are never copied (the first ones small,
+// then seriesChunk points each): a series has about two points per job,
+// and a growing slice allocated and zeroed several times its final size
+// (issue 19).
 type Series struct {
-	Points  []Point
+	chunks  [][]Point
+	n       int
 	running int
 }
+
+const seriesChunk = 1 << 14
 
 var _ engine.Observer = (*Series)(nil)
 
@@ -160,11 +176,28 @@ func (s *Series) JobSubmitted(float64, *engine.Job) {}
 func (s *Series) JobStarted(float64, *engine.Job)   { s.running++ }
 func (s *Series) JobStopped(float64, *engine.Job)   { s.running-- }
 
+// Len is the number of points.
+func (s *Series) Len() int { return s.n }
+
+// All yields the points in time order.
+func (s *Series) All() iter.Seq[Point] {
+	return func(yield func(Point) bool) {
+		for _, c := range s.chunks {
+			for _, p := range c {
+				if !yield(p) {
+					return
+				}
+			}
+		}
+	}
+}
+
 // Sample records the state after an event.
 func (s *Series) Sample(now float64, busy, avail, queued int) {
 	p := Point{Time: now, Busy: busy, Avail: avail, Queued: queued, Running: s.running}
-	if n := len(s.Points); n > 0 {
-		last := &s.Points[n-1]
+	if s.n > 0 {
+		c := s.chunks[len(s.chunks)-1]
+		last := &c[len(c)-1]
 		if last.Busy == busy && last.Avail == avail && last.Queued == queued && last.Running == s.running {
 			return
 		}
@@ -173,21 +206,37 @@ func (s *Series) Sample(now float64, busy, avail, queued int) {
 			return
 		}
 	}
-	s.Points = append(s.Points, p)
+	if k := len(s.chunks); k == 0 || len(s.chunks[k-1]) == cap(s.chunks[k-1]) {
+		size := seriesChunk
+		if k < 6 {
+			size = 256 << k // 256, 512, …, 8192: small runs stay small
+		}
+		s.chunks = append(s.chunks, make([]Point, 0, size))
+	}
+	c := &s.chunks[len(s.chunks)-1]
+	*c = append(*c, p)
+	s.n++
 }
 
 // Integrals returns ∫busy and ∫avail over [from, to).
 func (s *Series) Integrals(from, to float64) (busy, avail float64) {
-	for i, p := range s.Points {
-		end := to
-		if i+1 < len(s.Points) {
-			end = min(end, s.Points[i+1].Time)
-		}
+	var prev Point
+	have := false
+	add := func(p Point, end float64) {
 		start := max(p.Time, from)
 		if end > start {
 			busy += float64(p.Busy) * (end - start)
 			avail += float64(p.Avail) * (end - start)
 		}
+	}
+	for p := range s.All() {
+		if have {
+			add(prev, min(to, p.Time))
+		}
+		prev, have = p, true
+	}
+	if have {
+		add(prev, to)
 	}
 	return busy, avail
 }

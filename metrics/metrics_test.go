@@ -2,6 +2,7 @@ package metrics_test
 
 import (
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/gridsched/gridsched/engine"
@@ -56,12 +57,64 @@ func TestSummaryByHand(t *testing.T) {
 	near("J2 slowdown", recs[1].Slowdown, 14.0/5)
 	// The series: at t=2 J3 starts while J1 runs (4 busy), J2 waits (1 queued).
 	found := false
-	for _, p := range series.Points {
+	for p := range series.All() {
 		if p.Time == 2 {
 			found = p.Busy == 4 && p.Queued == 1 && p.Running == 2
 		}
 	}
 	if !found {
-		t.Errorf("series at t=2 wrong: %+v", series.Points)
+		t.Errorf("series at t=2 wrong: %+v", slices.Collect(series.All()))
 	}
+}
+
+// TestSeriesChunks: a series long enough to span many chunks (as a
+// million-job run has) keeps
+// every point in order (consecutive duplicates dropped, same-time samples
+// replaced) and integrates like the obvious slice.
+func TestSeriesChunks(t *testing.T) {
+	s := &metrics.Series{}
+	var want []metrics.Point
+	for i := 0; i < 2_000_000; i++ {
+		now := float64(i / 2) // two samples per instant: the second replaces the first
+		busy := (i * 7919) % 13
+		s.Sample(now, busy, 16, i%5)
+		p := metrics.Point{Time: now, Busy: busy, Avail: 16, Queued: i % 5}
+		if n := len(want); n > 0 && want[n-1].Busy == p.Busy && want[n-1].Queued == p.Queued {
+			continue
+		} else if n > 0 && want[n-1].Time == now {
+			want[n-1] = p
+			continue
+		}
+		want = append(want, p)
+	}
+	if len(want) < 900_000 { // more than 56 chunks: 256 << 56 overflowed once
+		t.Fatalf("only %d points", len(want))
+	}
+	got := slices.Collect(s.All())
+	if s.Len() != len(want) || !slices.Equal(got, want) {
+		t.Fatalf("series has %d points, want %d (first difference at %d)", s.Len(), len(want), firstDiff(got, want))
+	}
+	var busy, avail float64
+	for i, p := range want {
+		end := 1_200_000.0
+		if i+1 < len(want) {
+			end = min(end, want[i+1].Time)
+		}
+		if start := max(p.Time, 10.0); end > start {
+			busy += float64(p.Busy) * (end - start)
+			avail += float64(p.Avail) * (end - start)
+		}
+	}
+	if b, a := s.Integrals(10, 1_200_000); b != busy || a != avail {
+		t.Fatalf("Integrals = %g, %g; want %g, %g", b, a, busy, avail)
+	}
+}
+
+func firstDiff(a, b []metrics.Point) int {
+	for i := range min(len(a), len(b)) {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	return min(len(a), len(b))
 }

@@ -7,6 +7,7 @@ package output
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -100,13 +101,13 @@ func WriteJobsOf(w io.Writer, recs []metrics.Record, workload string) error {
 		}
 		b = append(b, ',')
 		if !math.IsNaN(r.Start) {
-			alloc := r.Alloc.String()
-			if strings.ContainsRune(alloc, ' ') {
-				b = append(b, '"')
-				b = append(b, alloc...)
+			// Quoted when it holds a space (several node ranges).
+			q := len(b)
+			b = r.Alloc.Append(append(b, '"'))
+			if bytes.IndexByte(b[q+1:], ' ') >= 0 {
 				b = append(b, '"')
 			} else {
-				b = append(b, alloc...)
+				b = append(b[:q], b[q+1:]...)
 			}
 		}
 		b = append(b, ',')
@@ -271,7 +272,7 @@ func WriteSeries(w io.Writer, s *metrics.Series) error {
 	bw := bufio.NewWriterSize(w, 1<<16)
 	bw.WriteString("time,busy_processors,available_processors,utilization,queued_jobs,running_jobs\n")
 	b := make([]byte, 0, 64)
-	for _, p := range s.Points {
+	for p := range s.All() {
 		b = swf.AppendNum(b[:0], p.Time)
 		b = append(b, ',')
 		b = strconv.AppendInt(b, int64(p.Busy), 10)

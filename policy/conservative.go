@@ -22,13 +22,31 @@ import (
 type Conservative struct {
 	sel  NodeSelector
 	q    queue // waiting jobs in arrival order
-	run  runningSet
+	run  runningSet[*flatProfile]
 	res  []float64 // reservation start per job index; NaN = not placed; +Inf = cannot fit now
-	due  dueHeap   // placed reservations by start time (lazily invalidated)
+	due  resHeap   // placed reservations by start time
 	todo []*engine.Job
 
 	compress, rebuild bool
 	wake              float64 // time of the timer already asked for (NaN: none)
+
+	// Skipping jobs that cannot move (issue 19). Free processors in the
+	// profile rise only where a job ends before its estimate and where a
+	// compression moves a reservation earlier; everything else (arrivals,
+	// starts at the reservation, ends at the estimate) leaves the future
+	// profile alone or lowers it, and the rest (requeues, overruns,
+	// platform changes) rebuilds the schedule. rises logs every rise with
+	// a bound on the free processors there; checked[j] is the number of
+	// rises logged when job j was last known to have no earlier slot. A
+	// job whose every later window was infeasible then can only have
+	// gained one through a point that rose since, and only if that point
+	// now has at least its processors free (see compressQueue).
+	rises   []rise
+	nRises  uint64 // rises logged since the start (rises[i] is number nRises-len(rises)+i+1)
+	checked []uint64
+	mq      []uint64 // rises of this pass's window with decreasing bounds (maxSince)
+	mqHead  int
+	lastQ   uint64
 
 	// OnReserve, if set, is called for every reservation made or moved
 	// (for tests and traces).
@@ -46,12 +64,12 @@ func (c *Conservative) Consultation() engine.Consultation { return engine.Settle
 // NewConservative returns conservative backfilling using sel for node
 // selection.
 func NewConservative(sel NodeSelector) *Conservative {
-	return &Conservative{sel: sel, run: newRunningSet(), wake: math.NaN()}
+	return &Conservative{sel: sel, run: newFlatRunningSet(), wake: math.NaN()}
 }
 
 func (c *Conservative) resOf(j *engine.Job) *float64 {
-	for int(j.Index) >= len(c.res) {
-		c.res = append(c.res, math.NaN())
+	if int(j.Index) >= len(c.res) {
+		c.res = growTo(c.res, int(j.Index)+1, math.NaN())
 	}
 	return &c.res[j.Index]
 }
@@ -68,6 +86,7 @@ func (c *Conservative) Notify(v *engine.View, n engine.Notice) {
 	case engine.NoticeEnded:
 		if k := c.run.stopped(n.Job); v.Now() < k {
 			c.compress = true
+			c.logRise(v.Now(), k, -1) // bound taken once the profile's base is current
 		}
 	case engine.NoticeEstimateExtended:
 		c.run.extended(n.Job)
@@ -80,12 +99,13 @@ func (c *Conservative) Notify(v *engine.View, n engine.Notice) {
 func (c *Conservative) place(now float64, j *engine.Job) {
 	t := c.run.prof.EarliestFit(now, j.Est, j.Procs)
 	*c.resOf(j) = t
+	*c.checkedOf(j) = c.nRises
 	if c.OnReserve != nil {
 		c.OnReserve(j, t)
 	}
 	if !math.IsInf(t, 1) {
 		c.run.prof.Reserve(t, t+j.Est, j.Procs)
-		c.due.push(dueEntry{t: t, j: j})
+		c.due.set(j, t)
 	}
 }
 
@@ -105,7 +125,8 @@ func (c *Conservative) Schedule(v *engine.View, p *engine.Plan) {
 			for _, j := range c.q {
 				c.unplace(j)
 			}
-			c.due = c.due[:0]
+			c.due.clear()
+			c.rises, c.mq, c.mqHead = c.rises[:0], c.mq[:0], 0
 			c.todo = append(c.todo[:0], c.q...)
 			c.rebuild, c.compress = false, false
 		}
@@ -132,14 +153,36 @@ func (c *Conservative) Schedule(v *engine.View, p *engine.Plan) {
 // compressQueue moves each queued job, in arrival order, to its earliest
 // feasible slot if that is earlier than its reservation (one pass, as
 // Mu'alem & Feitelson describe compression).
+//
+// A job is asked only if a rise logged since it was last known unable to
+// move touches [now, its reservation) where at least its processors may
+// be free: a feasible window now that was infeasible then holds a point
+// whose free count went up, that point lies in a logged rise, and the
+// last rise logged over it bounds its free count from above (only falls
+// followed). Every job skipped this way would have been refused by
+// EarliestFitBefore, so the schedule is the one of asking every job.
 func (c *Conservative) compressQueue(now float64) {
+	start := c.nRises
+	c.mq, c.mqHead, c.lastQ = c.mq[:0], 0, 0
+	for i := range c.rises {
+		if r := &c.rises[i]; r.max < 0 {
+			r.max = c.run.prof.MaxOver(max(r.a, now), r.b)
+		}
+		c.pushMax(start - uint64(len(c.rises)) + uint64(i) + 1)
+	}
 	for _, j := range c.q {
 		r := *c.resOf(j)
 		if math.IsNaN(r) || r <= now {
 			continue
 		}
+		chk := c.checkedOf(j)
+		if c.maxSince(*chk) < j.Procs {
+			*chk = c.nRises
+			continue // nothing rose where it could fit
+		}
 		t := c.run.prof.EarliestFitBefore(now, j.Est, j.Procs, r)
 		if math.IsInf(t, 1) {
+			*chk = c.nRises
 			continue // no earlier slot
 		}
 		c.unplace(j)
@@ -148,8 +191,84 @@ func (c *Conservative) compressQueue(now float64) {
 		if c.OnReserve != nil {
 			c.OnReserve(j, t)
 		}
-		c.due.push(dueEntry{t: t, j: j})
+		c.due.set(j, t)
+		if !math.IsInf(r, 1) {
+			// The old slot is free again beyond the new one's end.
+			if a, b := max(r, t+j.Est), r+j.Est; a < b {
+				c.logRise(a, b, c.run.prof.MaxOver(a, b))
+			}
+		}
+		*chk = c.nRises
 	}
+	// Every job that can be asked again was asked (or placed) after the
+	// rises logged before this pass.
+	if drop := len(c.rises) - int(c.nRises-start); drop > 0 {
+		c.rises = append(c.rises[:0], c.rises[drop:]...)
+	}
+}
+
+// rise records that free processors went up on [a, b); max bounds them
+// there (−1 until computed).
+type rise struct {
+	a, b float64
+	max  int
+}
+
+func (c *Conservative) logRise(a, b float64, bound int) {
+	c.rises = append(c.rises, rise{a: a, b: b, max: bound})
+	c.nRises++
+	if bound >= 0 {
+		c.pushMax(c.nRises)
+	}
+}
+
+func (c *Conservative) checkedOf(j *engine.Job) *uint64 {
+	if int(j.Index) >= len(c.checked) {
+		c.checked = growTo(c.checked, int(j.Index)+1, 0)
+	}
+	return &c.checked[j.Index]
+}
+
+// maxSince bounds the free processors at every point that rose after
+// the first checked rises were logged: the largest bound among the later
+// rises (−1 if none). Within a pass jobs are asked in arrival order and
+// were last checked in that order (or placed later), so checked only
+// grows and a deque of decreasing bounds answers in O(1) amortized; a
+// smaller checked falls back to scanning the log.
+func (c *Conservative) maxSince(checked uint64) int {
+	first := c.nRises - uint64(len(c.rises))
+	if checked < first {
+		return math.MaxInt // its rises are no longer in the log
+	}
+	if checked < c.lastQ {
+		m := -1
+		for _, r := range c.rises[checked-first:] {
+			m = max(m, r.max)
+		}
+		return m
+	}
+	c.lastQ = checked
+	for c.mqHead < len(c.mq) && c.mq[c.mqHead] <= checked {
+		c.mqHead++
+	}
+	if c.mqHead == len(c.mq) {
+		return -1
+	}
+	return c.riseAt(c.mq[c.mqHead]).max
+}
+
+// riseAt is the rise numbered num (1 is the first ever logged).
+func (c *Conservative) riseAt(num uint64) *rise {
+	return &c.rises[num-(c.nRises-uint64(len(c.rises)))-1]
+}
+
+// pushMax adds rise num, whose bound is known, to the deque.
+func (c *Conservative) pushMax(num uint64) {
+	m := c.riseAt(num).max
+	for len(c.mq) > c.mqHead && c.riseAt(c.mq[len(c.mq)-1]).max <= m {
+		c.mq = c.mq[:len(c.mq)-1]
+	}
+	c.mq = append(c.mq, num)
 }
 
 // armTimer makes sure the policy is consulted at the earliest reservation
@@ -157,17 +276,17 @@ func (c *Conservative) compressQueue(now float64) {
 // end) when the reservation was made, but that job may have ended early
 // or moved, leaving no event there.
 func (c *Conservative) armTimer(v *engine.View, p *engine.Plan) {
-	for len(c.due) > 0 {
-		e := c.due[0]
+	for len(c.due.h) > 0 {
+		e := c.due.h[0]
 		if e.j.State == engine.Queued && *c.resOf(e.j) == e.t {
 			break
 		}
 		c.due.pop() // stale
 	}
-	if len(c.due) == 0 {
+	if len(c.due.h) == 0 {
 		return
 	}
-	t := c.due[0].t
+	t := c.due.h[0].t
 	if t > v.Now() && (math.IsNaN(c.wake) || c.wake <= v.Now() || t < c.wake) {
 		c.wake = t
 		p.Timer(t, 0)
@@ -183,8 +302,8 @@ func (c *Conservative) armTimer(v *engine.View, p *engine.Plan) {
 // longer matches the platform.
 func (c *Conservative) startDue(v *engine.View, p *engine.Plan) bool {
 	now := v.Now()
-	for len(c.due) > 0 && c.due[0].t <= now {
-		e := c.due[0]
+	for len(c.due.h) > 0 && c.due.h[0].t <= now {
+		e := c.due.h[0]
 		j := e.j
 		if j.State != engine.Queued || *c.resOf(j) != e.t {
 			c.due.pop() // stale entry
@@ -213,50 +332,94 @@ type dueEntry struct {
 	j *engine.Job
 }
 
-// dueHeap is a binary min-heap of reservations by (start, arrival
-// order). Entries go stale when a reservation moves; they are skipped when
-// they reach the top.
-type dueHeap []dueEntry
-
-func (h dueHeap) less(a, b int) bool {
-	if h[a].t != h[b].t {
-		return h[a].t < h[b].t
-	}
-	return h[a].j.Index < h[b].j.Index
+// resHeap is a binary min-heap of the placed reservations by (start,
+// arrival order), one entry per job: it knows where each job's entry is,
+// so a reservation that compression moves earlier is sifted in place
+// instead of leaving a stale entry behind (on an overloaded queue most
+// entries were stale).
+type resHeap struct {
+	h   []dueEntry
+	pos []int32 // per job index: position in h plus one; 0 = absent
 }
 
-func (h *dueHeap) push(e dueEntry) {
-	*h = append(*h, e)
-	q := *h
-	for i := len(q) - 1; i > 0; {
+func (h *resHeap) less(a, b int) bool {
+	if h.h[a].t != h.h[b].t {
+		return h.h[a].t < h.h[b].t
+	}
+	return h.h[a].j.Index < h.h[b].j.Index
+}
+
+func (h *resHeap) swap(a, b int) {
+	h.h[a], h.h[b] = h.h[b], h.h[a]
+	h.pos[h.h[a].j.Index] = int32(a + 1)
+	h.pos[h.h[b].j.Index] = int32(b + 1)
+}
+
+func (h *resHeap) up(i int) {
+	for i > 0 {
 		p := (i - 1) / 2
-		if !q.less(i, p) {
+		if !h.less(i, p) {
 			break
 		}
-		q[i], q[p] = q[p], q[i]
+		h.swap(i, p)
 		i = p
 	}
 }
 
-func (h *dueHeap) pop() {
-	q := *h
-	n := len(q) - 1
-	q[0] = q[n]
-	q[n] = dueEntry{}
-	q = q[:n]
-	for i := 0; ; {
+func (h *resHeap) down(i int) {
+	n := len(h.h)
+	for {
 		l, best := 2*i+1, i
-		if l < n && q.less(l, best) {
+		if l < n && h.less(l, best) {
 			best = l
 		}
-		if l+1 < n && q.less(l+1, best) {
+		if l+1 < n && h.less(l+1, best) {
 			best = l + 1
 		}
 		if best == i {
-			break
+			return
 		}
-		q[i], q[best] = q[best], q[i]
+		h.swap(i, best)
 		i = best
 	}
-	*h = q
+}
+
+// set gives j's reservation the start t, adding its entry if it has none.
+func (h *resHeap) set(j *engine.Job, t float64) {
+	if int(j.Index) >= len(h.pos) {
+		h.pos = growTo(h.pos, int(j.Index)+1, 0)
+	}
+	i := int(h.pos[j.Index]) - 1
+	if i < 0 {
+		h.h = append(h.h, dueEntry{t: t, j: j})
+		i = len(h.h) - 1
+		h.pos[j.Index] = int32(i + 1)
+		h.up(i)
+		return
+	}
+	old := h.h[i].t
+	h.h[i].t = t
+	if t < old {
+		h.up(i)
+	} else {
+		h.down(i)
+	}
+}
+
+// pop removes the earliest entry.
+func (h *resHeap) pop() {
+	n := len(h.h) - 1
+	h.swap(0, n)
+	h.pos[h.h[n].j.Index] = 0
+	h.h[n] = dueEntry{}
+	h.h = h.h[:n]
+	h.down(0)
+}
+
+func (h *resHeap) clear() {
+	for _, e := range h.h {
+		h.pos[e.j.Index] = 0
+	}
+	clear(h.h)
+	h.h = h.h[:0]
 }

@@ -34,7 +34,7 @@ import (
 type EASY struct {
 	sel     NodeSelector
 	q       qindex // waiting jobs, indexed for the backfill pass
-	run     runningSet
+	run     runningSet[*Profile]
 	consult engine.Consultation
 
 	// OnShadow, if set, is called with the queue head and its shadow time

@@ -12,7 +12,7 @@ import (
 type linearEASY struct {
 	sel NodeSelector
 	q   queue
-	run runningSet
+	run runningSet[*Profile]
 }
 
 // NewLinearEASY returns the scanning EASY oracle (tests only).

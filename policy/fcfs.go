@@ -43,7 +43,7 @@ func tryStart(v *engine.View, p *engine.Plan, sel NodeSelector, j *engine.Job) b
 	if j.Procs > v.FreePEs() {
 		return false
 	}
-	a, ok := sel.Select(v, j, nil)
+	a, ok := sel.Select(v, j, v.AllocBuffer()) // Start copies what it keeps
 	if !ok {
 		return false
 	}

@@ -309,15 +309,22 @@ func (p *Profile) EarliestFit(from, dur float64, need int) float64 {
 // beyond its own start the job's reservation frees what it would need, so
 // the test is exact without touching the profile.
 func (p *Profile) EarliestFitBefore(from, dur float64, need int, limit float64) float64 {
+	return p.EarliestFitIn(from, limit, dur, need, limit)
+}
+
+// EarliestFitIn is EarliestFitBefore looking only at starts t in
+// [from, to), to <= limit: the earliest such t with free >= need
+// throughout [t, min(t+dur, limit)) and at t, or +Inf.
+func (p *Profile) EarliestFitIn(from, to, dur float64, need int, limit float64) float64 {
 	t := from
-	if t >= limit {
+	if t >= to {
 		return math.Inf(1)
 	}
 	v := p.Value(t)
 	for {
 		if v < need {
 			k, ok := p.FirstAtLeast(t, need)
-			if !ok || k >= limit {
+			if !ok || k >= to {
 				return math.Inf(1)
 			}
 			t = k

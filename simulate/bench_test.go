@@ -79,3 +79,28 @@ func BenchmarkOverloaded(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkOverloadedConservative simulates 100,000 built-in jobs
+// (estimates 1–4× the runtime, rounded up to minutes) on 1,024 processors
+// at offered load 0.8 and 1.03 under conservative backfilling. At 1.03
+// the queue grows without bound and every early completion compresses
+// it, so a compression that asks every queued job a profile query made
+// the run quadratic: 100,000 jobs took minutes (issue 19; target ≤ 10 s).
+// About 10 s per op: run it with -benchtime 1x.
+func BenchmarkOverloadedConservative(b *testing.B) {
+	for _, load := range []float64{0.8, 1.03} {
+		b.Run(fmt.Sprintf("load%.2f", load), func(b *testing.B) {
+			const n = 100_000
+			for i := 0; i < b.N; i++ {
+				r, err := Run(Config{Policy: "conservative", BuiltinJobs: n, BuiltinLoad: load, Platform: model.Uniform("1024", 1024, 1), Nodes: 1024})
+				if err != nil {
+					b.Fatal(err)
+				}
+				if r.Summary.Completed != n {
+					b.Fatalf("completed %d", r.Summary.Completed)
+				}
+			}
+			b.ReportMetric(n*float64(b.N)/b.Elapsed().Seconds(), "jobs/s")
+		})
+	}
+}

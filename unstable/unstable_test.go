@@ -109,7 +109,7 @@ func TestLongestDelayWins(t *testing.T) {
 func TestUAverage(t *testing.T) {
 	st := NewState(1, Params{Model: "published"}, 1)
 	for _, al := range []float64{20, 40} {
-		j := &engine.Job{Job: model.NewJob(1, 0, 10, 1)}
+		j := &engine.Job{Job: new(model.NewJob(1, 0, 10, 1))}
 		j.Index, j.Start, j.End = 7, 0, al
 		j.Alloc = engine.Alloc{{First: 0, Count: 1, PEs: 1}}
 		st.delay[7] = []int32{0}

@@ -440,3 +440,38 @@ func errSuffix(err error) string {
 	}
 	return ""
 }
+
+// ParseOnly reads every record of a workload file and returns how many
+// there are, building nothing: the cost of reading and parsing the file,
+// the yardstick for a whole simulation (issue 19: a run should cost a few
+// parse-only passes). SWF records are parsed field by field; the native
+// formats are loaded (their parse builds the jobs).
+func ParseOnly(path string) (int, error) {
+	if FormatOf(path) != FormatSWF {
+		w, err := Load(path, Rules{}, Transform{})
+		if err != nil {
+			return 0, err
+		}
+		return w.Records, nil
+	}
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		return 0, fmt.Errorf("%s: is a directory, not a workload file", path)
+	}
+	r, f, err := swf.Open(path)
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	defer r.Close()
+	n := 0
+	for {
+		_, err := r.Next()
+		if err == io.EOF {
+			return n, nil
+		}
+		if err != nil {
+			return 0, err
+		}
+		n++
+	}
+}

@@ -17,13 +17,21 @@ import (
 func newWorkloadCmd() *cobra.Command {
 	cmd := &cobra.Command{Use: "workload", Short: "Inspect workloads"}
 	var pes int
-	var asJSON bool
+	var asJSON, parseOnly bool
 	stats := &cobra.Command{
 		Use:     "stats PATH",
 		Short:   "Describe a trace: jobs, span, header, sizes, runtimes, offered load and anomalies",
 		Example: `  gridsched workload stats ../shared/traces/SDSC-Par-1996-3.1-cln.swf.gz`,
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if parseOnly {
+				n, err := workload.ParseOnly(args[0])
+				if err != nil {
+					return err
+				}
+				fmt.Fprintf(cmd.OutOrStdout(), "records\t%d\n", n)
+				return nil
+			}
 			w, err := workload.Load(args[0], workload.Rules{}, workload.Transform{})
 			if err != nil {
 				return err
@@ -75,6 +83,7 @@ func newWorkloadCmd() *cobra.Command {
 	}
 	stats.Flags().IntVar(&pes, "procs", 0, "platform size for the offered load (default: header MaxProcs)")
 	stats.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	stats.Flags().BoolVar(&parseOnly, "parse-only", false, "only read and parse every record and print their count (the yardstick of BENCHMARKS.md)")
 	cmd.AddCommand(stats, newGenerateCmd(), newConvertCmd(), newModelsCmd(), newGridTablesCmd())
 	return cmd
 }
