@@ -141,9 +141,9 @@ func (r *Recorder) WriteSeries(w io.Writer) error {
 // the leased VMs that have booted, queued jobs those in the dispatcher
 // and the VM queues.
 func (r *Recorder) WriteCommonSeries(w io.Writer) error {
-	s := &metrics.Series{Points: make([]metrics.Point, len(r.Points))}
+	pts := make([]metrics.Point, len(r.Points))
 	for i, p := range r.Points {
-		s.Points[i] = metrics.Point{Time: p.Time, Busy: p.Busy, Avail: p.Leased - p.Booting, Queued: p.Dispatcher + p.QueuedJobs, Running: p.Running}
+		pts[i] = metrics.Point{Time: p.Time, Busy: p.Busy, Avail: p.Leased - p.Booting, Queued: p.Dispatcher + p.QueuedJobs, Running: p.Running}
 	}
-	return output.WriteSeries(w, s)
+	return output.WriteSeries(w, metrics.SeriesOf(pts))
 }

@@ -179,6 +179,12 @@ func (s *Series) JobStopped(float64, *engine.Job)   { s.running-- }
 // Len is the number of points.
 func (s *Series) Len() int { return s.n }
 
+// SeriesOf is a series of the given points (in time order), for a
+// simulation that samples its own state (the elastic cloud's).
+func SeriesOf(points []Point) *Series {
+	return &Series{chunks: [][]Point{points}, n: len(points)}
+}
+
 // All yields the points in time order.
 func (s *Series) All() iter.Seq[Point] {
 	return func(yield func(Point) bool) {
