@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gridsched/gridsched/metrics"
 )
 
 // TestSpecRefusesBadInput: each malformed spec is refused with its
@@ -127,5 +129,39 @@ func TestSchemaAndSemanticErrorsTogether(t *testing.T) {
 	}
 	if err != nil && strings.Count(err.Error(), "replications.count") != 1 {
 		t.Errorf("an error reported twice:\n%v", err)
+	}
+}
+
+// TestNoEndedJobLeavesMetricsEmpty (issue 18, item 6): a run in which no
+// job ran to an end has no wait, slowdown, utilization or makespan: its
+// runs.csv cells are empty, not 0; the counts are still written.
+func TestNoEndedJobLeavesMetricsEmpty(t *testing.T) {
+	s := metrics.Summarize(nil, 4, nil)
+	m := MetricValues(&s)
+	for _, k := range []string{"mean_wait", "p95_bsld", "utilization", "makespan", "throughput"} {
+		if _, ok := m[k]; ok {
+			t.Errorf("%s present: %v", k, m)
+		}
+	}
+	if v, ok := m["jobs"]; !ok || v != 0 {
+		t.Errorf("jobs: %v", m)
+	}
+	var b strings.Builder
+	if err := WriteRuns(&b, []Row{{ConfigID: "c", Params: map[string]string{}, Seed: "1", Metrics: m}}); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(b.String()), "\n")
+	head, row := strings.Split(lines[0], ","), strings.Split(lines[1], ",")
+	for i, h := range head {
+		switch h {
+		case "mean_wait", "utilization", "makespan":
+			if row[i] != "" {
+				t.Errorf("%s = %q, want empty", h, row[i])
+			}
+		case "jobs":
+			if row[i] != "0" {
+				t.Errorf("jobs = %q", row[i])
+			}
+		}
 	}
 }
