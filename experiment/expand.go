@@ -405,6 +405,11 @@ func (s *Spec) resolvePath(name string, trace bool) string {
 // before creating a result store, so a missing trace fails the start
 // instead of a run halfway through.
 func (s *Spec) CheckFiles() error {
+	if s.schema != nil { // the files the spec names, at their positions
+		if errs := s.fileErrors(s.schema); len(errs) > 0 {
+			return errors.Join(errs...)
+		}
+	}
 	var errs []error
 	seen := map[string]bool{}
 	once := func(key string, f func() error) {
