@@ -72,3 +72,57 @@ func TestPlanAndEstimate(t *testing.T) {
 		t.Fatalf("adaptive plans %+v", plans)
 	}
 }
+
+// TestAdmittedByBothSharedIsTheSame: seed 000's admitted-by-both requests
+// are computed once per replication and parameters other than the policy
+// and flexibility (issue 18, item 16: they were most of the quick
+// reproduction's cost); every run's metrics are those it has with a
+// cache of its own, which computes them afresh.
+func TestAdmittedByBothSharedIsTheSame(t *testing.T) {
+	s := mustParse(t, `name: adm
+workload:
+  model: reservations
+  params: {lambda: 2, flexibility: 0.1, requests: 60, background_cover: 1.25}
+  jobs: 1000000
+  admitted_by_both: true
+  admitted_at: 0.1
+platform: {nodes: 10, levels: 5}
+policies: [srrm-r, drrm]
+grid:
+  workload.params.flexibility: [0.1, 0.9]
+  workload.params.duration_at: [0, 0.1]
+replications: {count: 2}
+seed: 2011
+metrics: [pp, tpc, admitted]
+`, "")
+	shared := NewCache()
+	cs := s.Configs()
+	keys := map[string]bool{}
+	for c := range cs {
+		for rep := range 2 {
+			r := s.NewRun(&cs[c], rep)
+			keys[admittedKey(r)] = true
+			got, err := s.Execute(r, shared)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := s.Execute(r, NewCache())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(got) != len(want) {
+				t.Fatalf("%s: %v, alone %v", r.Key, got, want)
+			}
+			for k, v := range want {
+				if got[k] != v {
+					t.Fatalf("%s: %s = %g, alone %g", r.Key, k, got[k], v)
+				}
+			}
+		}
+	}
+	// 2 replications × 2 duration readings share admission runs; policy
+	// and flexibility do not split them.
+	if len(keys) != 4 || len(shared.admitted) != 4 {
+		t.Fatalf("%d keys, %d cached admissions, want 4", len(keys), len(shared.admitted))
+	}
+}
