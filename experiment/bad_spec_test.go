@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gridsched/gridsched/metrics"
 )
 
 // TestSpecRefusesBadInput: each malformed spec is refused with its
@@ -127,5 +129,103 @@ func TestSchemaAndSemanticErrorsTogether(t *testing.T) {
 	}
 	if err != nil && strings.Count(err.Error(), "replications.count") != 1 {
 		t.Errorf("an error reported twice:\n%v", err)
+	}
+	if err != nil && strings.Contains(err.Error(), "replications.min") {
+		t.Errorf("count 0 (out of range) was read as a missing count:\n%v", err)
+	}
+}
+
+// TestNoEndedJobLeavesMetricsEmpty (issue 18, item 6): a run in which no
+// job ran to an end has no wait, slowdown, utilization or makespan: its
+// runs.csv cells are empty, not 0; the counts are still written.
+func TestNoEndedJobLeavesMetricsEmpty(t *testing.T) {
+	s := metrics.Summarize(nil, 4, nil)
+	m := MetricValues(&s)
+	for _, k := range []string{"mean_wait", "p95_bsld", "utilization", "makespan", "throughput"} {
+		if _, ok := m[k]; ok {
+			t.Errorf("%s present: %v", k, m)
+		}
+	}
+	if v, ok := m["jobs"]; !ok || v != 0 {
+		t.Errorf("jobs: %v", m)
+	}
+	var b strings.Builder
+	if err := WriteRuns(&b, []Row{{ConfigID: "c", Params: map[string]string{}, Seed: "1", Metrics: m}}); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(b.String()), "\n")
+	head, row := strings.Split(lines[0], ","), strings.Split(lines[1], ",")
+	for i, h := range head {
+		switch h {
+		case "mean_wait", "utilization", "makespan":
+			if row[i] != "" {
+				t.Errorf("%s = %q, want empty", h, row[i])
+			}
+		case "jobs":
+			if row[i] != "0" {
+				t.Errorf("jobs = %q", row[i])
+			}
+		}
+	}
+}
+
+// TestWrongTypeAndSemanticErrorsTogether (issue 18, item 4): after a value
+// of the wrong type (count: "x", a list where a policy name goes), the
+// spec's other problems — an out-of-range value, an unknown policy, a bad
+// overrun, a missing trace (also one named in a grid) — are reported in
+// the same run, each at its line and column, and the wrong-typed count
+// does not bring the adaptive-replication errors that a missing count
+// would.
+func TestWrongTypeAndSemanticErrorsTogether(t *testing.T) {
+	t.Setenv("GRIDSCHED_TRACES", t.TempDir())
+	doc := `name: t
+workload:
+  trace: nowhere.swf
+  arrival_scale: 0
+platform: {nodes: 8}
+policies: [fcfs, [easy], eazy]
+overrun: sometimes
+replications: {count: "x"}
+metrics: [mean_wait]
+`
+	_, err := Parse(filepath.Join(t.TempDir(), "spec.yaml"), []byte(doc), "")
+	if err == nil {
+		t.Fatal("accepted")
+	}
+	msg := err.Error()
+	for _, want := range []string{
+		`spec.yaml:8:23: replications.count: want an integer, got text "x"`,
+		`spec.yaml:6:18: policies[1]: want a text value, got a list`,
+		`spec.yaml:4:18: workload.arrival_scale: 0 is out of range`,
+		`spec.yaml:6:26: policies[2]: unknown policy "eazy"`,
+		`spec.yaml:7:10: overrun: want kill or extend, got "sometimes"`,
+		`spec.yaml:3:10: workload.trace: trace "nowhere.swf" not found`,
+	} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("missing %q in:\n%s", want, msg)
+		}
+	}
+	for _, not := range []string{"replications.min", "rel_halfwidth", `policies[1]: unknown`} {
+		if strings.Contains(msg, not) {
+			t.Errorf("%q: a consequence of the wrong type, reported in:\n%s", not, msg)
+		}
+	}
+	if strings.Count(msg, "replications.count") != 1 {
+		t.Errorf("replications.count reported more than once:\n%s", msg)
+	}
+	// A spec whose only problems are semantic names its missing traces
+	// too, those of a grid at their values (the base trace, which the grid
+	// replaces, is not read).
+	doc = "name: t\nworkload: {trace: base.swf}\nplatform: {nodes: 8}\npolicies: [eazy]\nreplications: {count: 1}\nmetrics: [mean_wait]\ngrid:\n  workload.trace: [nowhere.swf, gone.swf]\n"
+	_, err = Parse(filepath.Join(t.TempDir(), "spec.yaml"), []byte(doc), "")
+	if err != nil && strings.Contains(err.Error(), "base.swf") {
+		t.Errorf("the grid's trace replaces base.swf, reported:\n%v", err)
+	}
+	for _, want := range []string{`spec.yaml:4:12: policies[0]: unknown policy "eazy"`,
+		`spec.yaml:8:20: grid.workload.trace[0]: trace "nowhere.swf" not found`,
+		`spec.yaml:8:33: grid.workload.trace[1]: trace "gone.swf" not found`} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("missing %q in:\n%v", want, err)
+		}
 	}
 }

@@ -18,6 +18,7 @@ type Cache struct {
 	mu       sync.Mutex
 	entries  map[string]*cacheEntry
 	resolved map[int]*resolvedEntry
+	admitted map[string]*admittedEntry // seed 000's admitted-by-both requests, by admittedKey
 }
 
 // resolvedEntry is a configuration resolved once: its run config and,

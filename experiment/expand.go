@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/gridsched/gridsched/engine"
 	"github.com/gridsched/gridsched/gen"
@@ -323,6 +324,11 @@ func (s *Spec) resolvePath(name string, trace bool) string {
 // before creating a result store, so a missing trace fails the start
 // instead of a run halfway through.
 func (s *Spec) CheckFiles() error {
+	if s.schema != nil { // the files the spec names, at their positions
+		if errs := s.fileErrors(s.schema); len(errs) > 0 {
+			return errors.Join(errs...)
+		}
+	}
 	var errs []error
 	seen := map[string]bool{}
 	once := func(key string, f func() error) {
@@ -421,7 +427,7 @@ func (s *Spec) execute(r Run, res *resolvedEntry, pol string, cache *Cache) (map
 	} else {
 		wl, plat, err = generate(res, &cfg)
 		if err == nil && w.AdmittedByBoth {
-			wl, err = admittedByBoth(res, &cfg, wl, plat)
+			wl, err = cache.admittedByBoth(admittedKey(r), res, &cfg, wl, plat)
 		}
 	}
 	if err != nil {
@@ -523,12 +529,57 @@ func withNodes(params any, nodes int) any {
 	return params
 }
 
-// admittedByBoth implements seed 000's experiments 3 and 4.2 (figures
+// admittedKey names what the requests admitted by both policies depend
+// on: the replication's seed and the configuration's parameters other
+// than the policy and the flexibility (the admission runs use their own
+// policies and flexibility AdmittedAt). Runs with one key share the
+// admission runs (Cache.admittedByBoth).
+func admittedKey(r Run) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d", r.Seed)
+	for _, p := range r.Config.Params {
+		if p.Key != "policy" && p.Key != "workload.params.flexibility" {
+			b.WriteString("|" + p.Key + "=" + FormatValue(p.Value))
+		}
+	}
+	return b.String()
+}
+
+// admittedByBoth is admittedBoth, computed once per key: in a sweep over
+// policies and flexibilities every run of a replication keeps the same
+// requests, and the two admission simulations are most of a run's cost.
+func (c *Cache) admittedByBoth(key string, res *resolvedEntry, cfg *simulate.Config, wl *workload.Workload, plat *model.Platform) (*workload.Workload, error) {
+	c.mu.Lock()
+	if c.admitted == nil {
+		c.admitted = map[string]*admittedEntry{}
+	}
+	e, ok := c.admitted[key]
+	if !ok {
+		e = &admittedEntry{}
+		c.admitted[key] = e
+	}
+	c.mu.Unlock()
+	e.once.Do(func() { e.keep, e.err = admittedBoth(res, cfg, plat) })
+	if e.err != nil {
+		return nil, e.err
+	}
+	return keepAdmitted(wl, e.keep), nil
+}
+
+// admittedEntry holds, by rank among the requests, those both policies
+// admitted (read only once made).
+type admittedEntry struct {
+	once sync.Once
+	keep map[int]bool
+	err  error
+}
+
+// admittedBoth implements seed 000's experiments 3 and 4.2 (figures
 // 7–8, 11–12): generate the same requests (same seed) with flexibility
-// AdmittedAt, run SRRM_r and DRRM on the platform, and keep in wl (the
-// run's own flexibility) the non-reserved tasks and only the requests
-// both admitted.
-func admittedByBoth(res *resolvedEntry, cfg *simulate.Config, wl *workload.Workload, plat *model.Platform) (*workload.Workload, error) {
+// AdmittedAt, run SRRM_r and DRRM on the platform, and return the ranks
+// (arrival order among the requests) of the requests both admitted;
+// keepAdmitted keeps those in the run's own workload (its flexibility).
+func admittedBoth(res *resolvedEntry, cfg *simulate.Config, plat *model.Platform) (map[int]bool, error) {
 	var params any
 	switch p := res.params.(type) {
 	case *gen.ReservationParams:
@@ -587,6 +638,12 @@ func admittedByBoth(res *resolvedEntry, cfg *simulate.Config, wl *workload.Workl
 	for id := range both {
 		keep[rank[id]] = true
 	}
+	return keep, nil
+}
+
+// keepAdmitted keeps of wl the non-reserved tasks and the requests whose
+// rank is in keep.
+func keepAdmitted(wl *workload.Workload, keep map[int]bool) *workload.Workload {
 	kept := &workload.Workload{Name: wl.Name + " (admitted by both)", Header: wl.Header, Skipped: wl.Skipped, Records: wl.Records}
 	k := 0
 	for _, j := range wl.Jobs {
@@ -599,7 +656,7 @@ func admittedByBoth(res *resolvedEntry, cfg *simulate.Config, wl *workload.Workl
 		}
 		k++
 	}
-	return kept, nil
+	return kept
 }
 
 // MetricNames lists the registered metrics (package system) in their

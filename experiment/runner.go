@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"sort"
 	"sync"
+	"time"
 )
 
 // Options control a sweep.
@@ -17,7 +18,44 @@ type Options struct {
 	// number of runs done in this invocation and the number planned so
 	// far (adaptive sweeps plan more as they go).
 	Progress func(done, planned int)
+	// Plan, if set, is called once before the first run starts with what
+	// the sweep will do.
+	Plan func(Plan)
+	// Estimate, if set, is called once when the sample of runs spread
+	// over the sweep has finished (a sweep of more runs than the sample
+	// only), with the time the rest should take.
+	Estimate func(Estimate)
 }
+
+// Plan is what a sweep will do: its configurations and replications (an
+// adaptive sweep runs Min to Max replications per configuration), the
+// runs of this shard already in the store and those to run now (for an
+// adaptive sweep, those of its first round).
+type Plan struct {
+	Configs            int
+	Adaptive           bool
+	Replications       int // fixed count, or the adaptive minimum
+	MaxReplications    int // the adaptive maximum (= Replications when fixed)
+	Shard, Shards      int
+	AlreadyDone, ToRun int
+}
+
+// Estimate is the run time a sweep should still need, projected from
+// the wall time of its first Sampled runs, which are taken evenly spread
+// over its runs (so over configurations of every size) and run first:
+// Left = PerRun × runs not yet finished / Workers. For an adaptive
+// sweep it covers the first round only.
+type Estimate struct {
+	Sampled, Left int           // runs in the sample; runs not finished when it ended
+	Workers       int           // simulations at once
+	PerRun        time.Duration // mean wall time of a sampled run
+	Remaining     time.Duration // PerRun × Left / Workers
+	Elapsed       time.Duration // wall time from the start of the round to the estimate
+}
+
+// SampleRuns is the size of the sample an estimate is made from: two
+// runs per worker, at least 8.
+func SampleRuns(workers int) int { return max(8, 2*workers) }
 
 // Summary tells what a sweep did.
 type Summary struct {
@@ -44,6 +82,7 @@ func Sweep(s *Spec, st *Store, o Options) (Summary, error) {
 	}
 	cache := NewCache()
 	ex := &executor{s: s, st: st, o: o, cache: cache}
+	plan := Plan{Configs: len(configs), Shard: o.Shard, Shards: o.Shards}
 	if !s.Replications.Adaptive() {
 		var todo []Run
 		i := 0
@@ -59,6 +98,11 @@ func Sweep(s *Spec, st *Store, o Options) (Summary, error) {
 				}
 				i++
 			}
+		}
+		if o.Plan != nil {
+			plan.Replications, plan.MaxReplications = s.Replications.Count, s.Replications.Count
+			plan.AlreadyDone, plan.ToRun = sum.AlreadyDone, len(todo)
+			o.Plan(plan)
 		}
 		n, err := ex.run(todo)
 		sum.Ran += n
@@ -90,6 +134,12 @@ func Sweep(s *Spec, st *Store, o Options) (Summary, error) {
 		}
 		if len(todo) == 0 {
 			break
+		}
+		if o.Plan != nil && ex.rounds == 0 {
+			plan.Adaptive = true
+			plan.Replications, plan.MaxReplications = s.Replications.Min, s.Replications.Max
+			plan.AlreadyDone, plan.ToRun = len(done), len(todo)
+			o.Plan(plan)
 		}
 		n, err := ex.run(todo)
 		sum.Ran += n
@@ -148,6 +198,31 @@ type executor struct {
 	cache   *Cache
 	donen   int
 	planned int
+	rounds  int // calls of run so far
+}
+
+// sampleFirst reorders runs so that a sample of k runs evenly spread over
+// them comes first (the rest keep their order). Which run is done when
+// changes no result: runs are committed by key and exported in
+// configuration order.
+func sampleFirst(runs []Run, k int) []Run {
+	n := len(runs)
+	if k >= n {
+		return runs
+	}
+	picked := make([]bool, n)
+	out := make([]Run, 0, n)
+	for j := 0; j < k; j++ {
+		i := int((float64(j) + 0.5) * float64(n) / float64(k))
+		picked[i] = true
+		out = append(out, runs[i])
+	}
+	for i, r := range runs {
+		if !picked[i] {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 // metricValues returns, by configuration id, the stored values of metric
@@ -171,6 +246,7 @@ type result struct {
 	run     Run
 	metrics map[string]float64
 	err     error
+	took    time.Duration // wall time of the run (only for the estimate)
 }
 
 // run executes runs on the workers and commits each result as it comes.
@@ -178,6 +254,21 @@ type result struct {
 // runs in flight are committed.
 func (ex *executor) run(runs []Run) (int, error) {
 	ex.planned += len(runs)
+	// The first call of a sweep of more runs than the sample runs the
+	// sample first and estimates the rest from it.
+	sample := 0
+	if ex.rounds == 0 && ex.o.Estimate != nil && len(runs) > SampleRuns(ex.o.Workers) {
+		sample = SampleRuns(ex.o.Workers)
+		runs = sampleFirst(runs, sample)
+	}
+	ex.rounds++
+	inSample := make(map[string]bool, sample)
+	for _, r := range runs[:sample] {
+		inSample[r.Key] = true
+	}
+	var sampled int
+	var sampleTime time.Duration
+	start := time.Now()
 	jobs := make(chan Run)
 	results := make(chan result)
 	var wg sync.WaitGroup
@@ -186,8 +277,9 @@ func (ex *executor) run(runs []Run) (int, error) {
 		go func() {
 			defer wg.Done()
 			for r := range jobs {
+				t0 := time.Now()
 				m, err := ex.s.Execute(r, ex.cache)
-				results <- result{run: r, metrics: m, err: err}
+				results <- result{run: r, metrics: m, err: err, took: time.Since(t0)}
 			}
 		}()
 	}
@@ -247,6 +339,20 @@ func (ex *executor) run(runs []Run) (int, error) {
 		ex.donen += len(runs)
 		if ex.o.Progress != nil {
 			ex.o.Progress(ex.donen, ex.planned)
+		}
+		if sample > 0 && sampled < sample {
+			for _, b := range batch {
+				if b.err == nil && inSample[b.run.Key] {
+					sampled++
+					sampleTime += b.took
+				}
+			}
+			if sampled == sample {
+				per := sampleTime / time.Duration(sample)
+				left := ex.planned - ex.donen
+				ex.o.Estimate(Estimate{Sampled: sample, Left: left, Workers: ex.o.Workers, PerRun: per,
+					Remaining: per * time.Duration(left) / time.Duration(ex.o.Workers), Elapsed: time.Since(start)})
+			}
 		}
 	}
 	return n, first

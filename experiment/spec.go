@@ -53,6 +53,8 @@ type Spec struct {
 	// each a pointer to the system's parameter type. In a spec file they
 	// are top-level keys (sections.go).
 	Sections map[string]any `yaml:"-" json:"-"`
+	// schema holds the positions of the spec's values (for CheckFiles).
+	schema *yamlx.Schema
 }
 
 // Labels override parts of a spec for a reduced or full scale: "quick"
@@ -161,7 +163,7 @@ func Parse(name string, data []byte, label string) (*Spec, error) {
 	shapes()
 	schema := yamlx.Check(name, data, newShape(specShape).Interface())
 	if len(schema.Issues) > 0 {
-		return nil, errors.Join(append(schema.Issues, semanticToo(name, data, schema)...)...)
+		return nil, errors.Join(append(schema.Issues, semanticToo(name, schema)...)...)
 	}
 	shape := newShape(specShape)
 	if err := yamlx.DecodeStrict(name, data, shape.Interface()); err != nil {
@@ -184,33 +186,35 @@ func Parse(name string, data []byte, label string) (*Spec, error) {
 		s.Label = label
 	}
 	if errs := s.validate(schema); len(errs) > 0 {
-		return nil, errors.Join(errs...)
+		return nil, errors.Join(append(errs, s.fileErrors(schema)...)...)
 	}
+	s.schema = schema
 	return &s, nil
 }
 
 // semanticToo: when the schema check found problems, the semantic
-// checks still run where the document decodes without its unknown keys
-// (a typo and an unknown policy are reported together), skipping paths
-// the schema check already reported. A value of the wrong type stops
-// here: the decoder cannot fill the spec.
-func semanticToo(name string, data []byte, schema *yamlx.Schema) []error {
+// checks and the file checks still run on the document as decoded
+// without its unknown keys and with every value of the wrong type read as
+// a neutral value (yamlx.Schema.DecodeLenient): a typo, a count: "x", an
+// unknown policy and a missing trace are reported together. Errors at a
+// path the schema check already reported (or under a replaced value)
+// are left out: they would repeat it; so are errors about a key the spec
+// lacks beside an unknown key (policys: … makes policies missing).
+func semanticToo(name string, schema *yamlx.Schema) []error {
 	reported := map[string]bool{}
+	typoIn := map[string]bool{} // mappings with an unknown key
 	for _, e := range schema.Issues {
 		var is *yamlx.Issue
 		if !errors.As(e, &is) {
 			return nil // the document did not parse or was refused
 		}
-		if strings.Contains(is.Msg, "unknown key") {
-			continue
-		}
-		if !strings.Contains(is.Msg, "out of range") {
-			return nil // a wrong type: the decoder cannot fill the spec
-		}
 		reported[is.Path] = true
+		if is.Kind == yamlx.UnknownKey {
+			typoIn[parentPath(is.Path)] = true
+		}
 	}
 	shape := newShape(specShape)
-	if yamlx.DecodeLenient(data, shape.Interface()) != nil {
+	if schema.DecodeLenient(shape.Interface()) != nil {
 		return nil
 	}
 	var s Spec
@@ -219,12 +223,20 @@ func semanticToo(name string, data []byte, schema *yamlx.Schema) []error {
 	var out []error
 	for _, e := range s.validate(schema) {
 		var is *yamlx.Issue
-		if errors.As(e, &is) && reported[is.Path] {
+		if errors.As(e, &is) && (reported[is.Path] || schema.Replaced(is.Path) || is.Pos.Line == 0 && typoIn[parentPath(is.Path)]) {
 			continue
 		}
 		out = append(out, e)
 	}
-	return out
+	return append(out, s.fileErrors(schema)...)
+}
+
+// parentPath is the dotted path of the mapping that holds path's key.
+func parentPath(path string) string {
+	if i := strings.LastIndex(path, "."); i >= 0 {
+		return path[:i]
+	}
+	return ""
 }
 
 func (s *Spec) apply(l Labels) {

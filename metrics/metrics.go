@@ -6,6 +6,7 @@
 package metrics
 
 import (
+	"encoding/json"
 	"iter"
 	"math"
 
@@ -77,6 +78,56 @@ type Summary struct {
 	// Extra holds metrics of optional models (e.g. mean_qos of the
 	// unstable-resource model).
 	Extra map[string]float64 `json:"extra,omitempty"`
+}
+
+// Ended reports whether any job ran to an end (completed or killed). Only
+// then do the per-job metrics (wait, response, bounded slowdown) and the
+// span metrics (utilization, makespan, throughput, first submit, last end)
+// exist; summary.json leaves them out otherwise, rather than writing 0.
+func (s *Summary) Ended() bool { return s.Completed+s.Killed > 0 }
+
+// summaryJSON is Summary as written: the metrics that exist only when a
+// job ran to an end are pointers, left out when nil. Same fields, names
+// and order as Summary (TestSummaryJSONMatchesStruct checks it).
+type summaryJSON struct {
+	Policy      string             `json:"policy"`
+	Workload    string             `json:"workload"`
+	Platform    string             `json:"platform"`
+	Processors  int                `json:"processors"`
+	Jobs        int                `json:"jobs"`
+	Completed   int                `json:"completed"`
+	Killed      int                `json:"killed"`
+	Failed      int                `json:"failed"`
+	Dropped     int                `json:"dropped"`
+	Unfinished  int                `json:"unfinished"`
+	Skipped     map[string]int     `json:"skipped"`
+	Wait        *distsum.Summary   `json:"wait,omitempty"`
+	Response    *distsum.Summary   `json:"response,omitempty"`
+	BSLD        *distsum.Summary   `json:"bounded_slowdown,omitempty"`
+	Utilization *float64           `json:"utilization,omitempty"`
+	Makespan    *float64           `json:"makespan,omitempty"`
+	Throughput  *float64           `json:"throughput_per_hour,omitempty"`
+	FirstSubmit *float64           `json:"first_submit,omitempty"`
+	LastEnd     *float64           `json:"last_end,omitempty"`
+	TimeUnit    string             `json:"time_unit,omitempty"`
+	Extra       map[string]float64 `json:"extra,omitempty"`
+}
+
+// MarshalJSON writes the summary with the metrics of Ended absent when
+// no job ran to an end (a 0-job run has no mean wait, not a mean wait of
+// 0).
+func (s Summary) MarshalJSON() ([]byte, error) {
+	j := summaryJSON{
+		Policy: s.Policy, Workload: s.Workload, Platform: s.Platform, Processors: s.Processors,
+		Jobs: s.Jobs, Completed: s.Completed, Killed: s.Killed, Failed: s.Failed,
+		Dropped: s.Dropped, Unfinished: s.Unfinished, Skipped: s.Skipped, Extra: s.Extra, TimeUnit: s.TimeUnit,
+	}
+	if s.Ended() {
+		j.Wait, j.Response, j.BSLD = &s.Wait, &s.Response, &s.BSLD
+		j.Utilization, j.Makespan, j.Throughput = &s.Utilization, &s.Makespan, &s.Throughput
+		j.FirstSubmit, j.LastEnd = &s.FirstSubmit, &s.LastEnd
+	}
+	return json.Marshal(j)
 }
 
 // Summarize computes the summary over the records of jobs that ran to an

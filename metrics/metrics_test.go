@@ -1,6 +1,7 @@
 package metrics_test
 
 import (
+	"encoding/json"
 	"math"
 	"slices"
 	"testing"
@@ -117,4 +118,96 @@ func firstDiff(a, b []metrics.Point) int {
 		}
 	}
 	return min(len(a), len(b))
+}
+
+// rejectAll rejects every job at its arrival: a run where no job runs.
+type rejectAll struct{ q []*engine.Job }
+
+func (r *rejectAll) Notify(_ *engine.View, n engine.Notice) {
+	if n.Kind == engine.NoticeSubmitted {
+		r.q = append(r.q, n.Job)
+	}
+}
+
+func (r *rejectAll) Schedule(_ *engine.View, p *engine.Plan) {
+	for _, j := range r.q {
+		if err := p.Reject(j); err != nil {
+			panic(err)
+		}
+	}
+	r.q = r.q[:0]
+}
+
+// TestSummaryJSONLeavesOutMissingMetrics (issue 18 item 6): when no job
+// ran to an end — no job at all, or every job rejected — summary.json
+// has no wait, response, bounded_slowdown, utilization, makespan,
+// throughput, first_submit or last_end (not zeros); the counts stay.
+func TestSummaryJSONLeavesOutMissingMetrics(t *testing.T) {
+	absent := []string{"wait", "response", "bounded_slowdown", "utilization", "makespan", "throughput_per_hour", "first_submit", "last_end"}
+	e := engine.New(model.Uniform("t", 4, 1), Jobs(
+		J(1).At(0).Procs(2).Run(10).Est(10),
+		J(2).At(5).Procs(1).Run(3).Est(4),
+	), &rejectAll{}, engine.Options{})
+	if err := e.Run(); err != nil {
+		t.Fatal(err)
+	}
+	for name, s := range map[string]metrics.Summary{
+		"no jobs":  metrics.Summarize(nil, 4, nil),
+		"rejected": metrics.Summarize(metrics.Records(e.Jobs()), 4, nil),
+	} {
+		if s.Ended() {
+			t.Fatalf("%s: Ended() = true", name)
+		}
+		b, err := json.Marshal(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var m map[string]any
+		if err := json.Unmarshal(b, &m); err != nil {
+			t.Fatal(err)
+		}
+		for _, k := range absent {
+			if _, ok := m[k]; ok {
+				t.Errorf("%s: %q present in %s", name, k, b)
+			}
+		}
+		for _, k := range []string{"jobs", "completed", "dropped", "processors"} {
+			if _, ok := m[k]; !ok {
+				t.Errorf("%s: %q missing from %s", name, k, b)
+			}
+		}
+		if name == "rejected" && (m["jobs"] != 2.0 || m["dropped"] != 2.0) {
+			t.Errorf("rejected: counts wrong in %s", b)
+		}
+	}
+}
+
+// TestSummaryJSONMatchesStruct: when a job ran to an end, the summary is
+// written exactly as the plain struct would be (same keys, same order),
+// so the written form cannot drift from Summary's fields.
+func TestSummaryJSONMatchesStruct(t *testing.T) {
+	e := engine.New(model.Uniform("t", 4, 1), Jobs(
+		J(1).At(0).Procs(2).Run(10).Est(10),
+		J(2).At(1).Procs(4).Run(5).Est(5),
+	), policy.NewEASY(policy.FirstFit{}), engine.Options{})
+	if err := e.Run(); err != nil {
+		t.Fatal(err)
+	}
+	s := metrics.Summarize(metrics.Records(e.Jobs()), 4, nil)
+	s.Extra = map[string]float64{"x": 1}
+	type plain metrics.Summary // no MarshalJSON
+	got, err := json.Marshal(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := json.Marshal(plain(s))
+	if string(got) != string(want) {
+		t.Fatalf("summary JSON\n got %s\nwant %s", got, want)
+	}
+	s.Extra = nil
+	got, _ = json.Marshal(s)
+	want, _ = json.Marshal(plain(s))
+	if string(got) != string(want) {
+		t.Fatalf("summary JSON without extra\n got %s\nwant %s", got, want)
+	}
 }

@@ -487,6 +487,17 @@ func durationText(s float64) string {
 func CDFFigure(dir, name, title, xlabel string, samples [][]float64, names []string, logX bool) (Figure, error) {
 	p := newPlot(title, xlabel, "fraction of jobs ≤ x")
 	leg := newLegend()
+	lo, hi := math.Inf(1), math.Inf(-1) // range of the values a log axis can draw
+	for _, x := range samples {
+		for _, v := range x {
+			if v > 0 {
+				lo, hi = min(lo, v), max(hi, v)
+			}
+		}
+	}
+	if lo > hi {
+		logX = false // nothing above 0 (every wait 0): a log axis would have no range
+	}
 	if logX {
 		p.X.Scale = plot.LogScale{}
 		p.X.Tick.Marker = humanTicks{plot.LogTicks{Prec: -1}}
@@ -520,6 +531,9 @@ func CDFFigure(dir, name, title, xlabel string, samples [][]float64, names []str
 		}
 	}
 	p.Y.Min, p.Y.Max = 0, 1
+	if logX && lo == hi {
+		p.X.Min, p.X.Max = lo/2, hi*2 // one value: gonum would widen it by ±1, below 0
+	}
 	caption := ""
 	if logX {
 		caption = "Logarithmic x axis; zero values are counted in the fractions but cannot be drawn."
@@ -545,11 +559,13 @@ func dashes(i int) []vg.Length {
 func BoxFigure(dir, name, title, ylabel string, samples [][]float64, names []string, logY bool) (Figure, error) {
 	p := newPlot(title, "", ylabel)
 	n := 0
+	lo, hi := math.Inf(1), math.Inf(-1)
 	for i, s := range samples {
 		var v plotter.Values
 		for _, x := range s {
 			if !math.IsNaN(x) && (!logY || x > 0) {
 				v = append(v, x)
+				lo, hi = min(lo, x), max(hi, x)
 			}
 		}
 		if len(v) == 0 {
@@ -569,6 +585,9 @@ func BoxFigure(dir, name, title, ylabel string, samples [][]float64, names []str
 	if logY && n > 0 {
 		p.Y.Scale = plot.LogScale{}
 		p.Y.Tick.Marker = humanTicks{plot.LogTicks{Prec: -1}}
+		if lo == hi {
+			p.Y.Min, p.Y.Max = lo/2, hi*2 // one value: gonum would widen it by ±1, below 0
+		}
 	}
 	caption := "Boxes: quartiles and median; whiskers: 1.5 × the interquartile range; circles: outliers."
 	if logY {

@@ -167,6 +167,45 @@ func TestEmptyRunSaysNoJobs(t *testing.T) {
 	}
 }
 
+// TestDegenerateRunsDrawWithoutPanic (issue 18, item 6): a run whose
+// jobs were all rejected (none ran to an end) gets a note; runs whose
+// every wait is 0 and every slowdown 1 (one value on a log axis) are
+// drawn, alone and side by side (box plots), instead of panicking inside
+// gonum/plot.
+func TestDegenerateRunsDrawWithoutPanic(t *testing.T) {
+	const head = "job_id,workload_name,submission_time,requested_number_of_resources,requested_time,success,final_state,starting_time,execution_time,finish_time,waiting_time,turnaround_time,stretch,allocated_resources,bounded_slowdown\n"
+	mk := func(name, rows string) string {
+		dir := filepath.Join(t.TempDir(), name)
+		os.MkdirAll(dir, 0o755)
+		os.WriteFile(filepath.Join(dir, "jobs.csv"), []byte(head+rows), 0o644)
+		return dir
+	}
+	rejected := mk("rejected", "1,w,0,2,10,0,REJECTED,,,,,,,,\n")
+	one := mk("one", "1,w,0,2,10,1,COMPLETED_SUCCESSFULLY,0,10,10,0,10,1,0-1,1\n")
+	two := mk("two", "1,w,0,2,10,1,COMPLETED_SUCCESSFULLY,0,10,10,0,10,1,0-1,1\n")
+	load := func(dirs ...string) []*Run {
+		var runs []*Run
+		for _, d := range dirs {
+			r, err := LoadRun(d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			runs = append(runs, r)
+		}
+		return runs
+	}
+	sec, err := RunsSection(load(rejected), t.TempDir(), 0)
+	if err != nil || len(sec.Figures) != 0 || len(sec.Notes) != 1 || !strings.Contains(sec.Notes[0], "no job ran to an end") {
+		t.Errorf("rejected: %v, figures %d, notes %v", err, len(sec.Figures), sec.Notes)
+	}
+	for _, dirs := range [][]string{{one}, {one, two}, {one, rejected}} {
+		sec, err := RunsSection(load(dirs...), t.TempDir(), 0)
+		if err != nil || len(sec.Figures) == 0 {
+			t.Errorf("%v: %v, figures %d", dirs, err, len(sec.Figures))
+		}
+	}
+}
+
 // TestGanttWindowForLargeRuns: more jobs than the cap are drawn over a
 // window, and the caption says so.
 func TestGanttWindowForLargeRuns(t *testing.T) {

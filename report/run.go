@@ -306,6 +306,10 @@ func RunsSection(runs []*Run, figDir string, window float64) (Section, error) {
 			sec.Notes = append(sec.Notes, fmt.Sprintf("%s: no jobs (jobs.csv has only its header): nothing to draw.", r.Name))
 			continue
 		}
+		if len(r.Waits) == 0 || len(r.Responses) == 0 || len(r.BSLDs) == 0 {
+			sec.Notes = append(sec.Notes, fmt.Sprintf("%s: no job ran to an end: no wait, response or slowdown to draw.", r.Name))
+			continue
+		}
 		live = append(live, r)
 	}
 	if len(live) == 0 {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -163,5 +164,32 @@ func TestZeroJobRunHasNoMetrics(t *testing.T) {
 	out, err := run("simulate", "--workload", p, "--quiet")
 	if err != nil || !strings.Contains(out, "metrics none: no job ran to an end") || strings.Contains(out, "wait 0.0s") {
 		t.Fatalf("%v\n%s", err, out)
+	}
+	// summary.json (--out) and --json: the metrics are absent, not 0
+	dir := filepath.Join(t.TempDir(), "out")
+	if out, err = run("simulate", "--workload", p, "--quiet", "--out", dir); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	file, err := os.ReadFile(filepath.Join(dir, "summary.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	js, err := run("simulate", "--workload", p, "--quiet", "--json")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, js)
+	}
+	for name, b := range map[string][]byte{"summary.json": file, "--json": []byte(js)} {
+		var m map[string]any
+		if err := json.Unmarshal(b, &m); err != nil {
+			t.Fatalf("%s: %v\n%s", name, err, b)
+		}
+		for _, k := range []string{"wait", "response", "bounded_slowdown", "utilization", "makespan", "throughput_per_hour"} {
+			if _, ok := m[k]; ok {
+				t.Errorf("%s has %q: %s", name, k, b)
+			}
+		}
+		if m["jobs"] != 0.0 {
+			t.Errorf("%s: jobs %v", name, m["jobs"])
+		}
 	}
 }

@@ -132,15 +132,7 @@ func TestReportInBrowser(t *testing.T) {
 		t.Fatalf("a text page is %.4f coloured: the figure check is blind", f)
 	}
 
-	root, _ := filepath.Abs(filepath.Join("..", ".."))
-	out := filepath.Join(dir, "quick")
-	wd, _ := os.Getwd()
-	os.Chdir(root)
-	defer os.Chdir(wd)
-	res, err := run("reproduce", "--quick", "--quiet", "--out", out)
-	if err != nil {
-		t.Fatal(err)
-	}
+	out, res := quickReproduction(t)
 	page := filepath.Join(out, "report.html")
 	if !strings.Contains(res, "report: "+page) {
 		t.Fatalf("reproduce did not end with the report path: %s", res)

@@ -52,6 +52,89 @@ func progressFor(w io.Writer, quiet bool, what string) (func(done, planned int),
 	}, func() {}
 }
 
+// planFor returns the sweep's Plan and Estimate callbacks: before the
+// first run, the number of configurations, replications and runs; once
+// the sample of runs spread over the sweep has finished, the time the
+// rest should take (on stderr, as the progress; nothing when quiet).
+func planFor(w io.Writer, quiet bool, what string) (func(experiment.Plan), func(experiment.Estimate)) {
+	if quiet {
+		return nil, nil
+	}
+	adaptive, maxRuns := false, 0
+	plan := func(p experiment.Plan) {
+		adaptive = p.Adaptive
+		reps, runs := fmt.Sprint(p.Replications), fmt.Sprint(p.Configs*p.Replications)
+		if p.Adaptive {
+			maxRuns = p.Configs * p.MaxReplications
+			reps = fmt.Sprintf("%d to %d replications (adaptive)", p.Replications, p.MaxReplications)
+			runs = fmt.Sprintf("%d to %d", p.Configs*p.Replications, maxRuns)
+		} else if p.Replications == 1 {
+			reps += " replication"
+		} else {
+			reps += " replications"
+		}
+		todo := fmt.Sprintf("%d already in the store, %d to run", p.AlreadyDone, p.ToRun)
+		if p.Adaptive {
+			todo = fmt.Sprintf("%d already in the store, %d to run in the first round", p.AlreadyDone, p.ToRun)
+		}
+		if p.Shards > 1 {
+			todo = fmt.Sprintf("shard %d/%d: %s", p.Shard+1, p.Shards, todo)
+		}
+		fmt.Fprintf(w, "%s: %d configurations × %s = %s runs; %s\n", what, p.Configs, reps, runs, todo)
+	}
+	estimate := func(e experiment.Estimate) {
+		tail := ""
+		if adaptive {
+			tail = fmt.Sprintf(" of the first round (later rounds may add more, up to %d runs in all)", maxRuns)
+		}
+		fmt.Fprintf(w, "%s: %d sample runs spread over the sweep took %s each (%d at once; %s so far): about %s more for the %d runs left%s\n",
+			what, e.Sampled, humanDuration(e.PerRun), e.Workers, humanDuration(e.Elapsed), humanDuration(e.Remaining), e.Left, tail)
+	}
+	return plan, estimate
+}
+
+// reproducePlan counts the configurations and runs of the built-in
+// experiments names at a label (adaptive ones at their minimum and
+// maximum number of replications).
+func reproducePlan(names []string, label string) (string, error) {
+	configs, lo, hi := 0, 0, 0
+	for _, n := range names {
+		s, err := experiment.LoadBuiltin(n, "")
+		if err != nil {
+			return "", err
+		}
+		if _, ok := s.Labels[label]; ok {
+			if s, err = experiment.LoadBuiltin(n, label); err != nil {
+				return "", err
+			}
+		}
+		c, _ := s.ConfigCount()
+		configs += c
+		if r := s.Replications; r.Adaptive() {
+			lo, hi = lo+c*r.Min, hi+c*r.Max
+		} else {
+			lo, hi = lo+c*r.Count, hi+c*r.Count
+		}
+	}
+	runs := fmt.Sprint(lo)
+	if hi != lo {
+		runs = fmt.Sprintf("%d to %d", lo, hi)
+	}
+	return fmt.Sprintf("reproduce (%s): %d experiments, %d configurations, %s runs (each experiment gives its time estimate once a sample of its runs has finished)", label, len(names), configs, runs), nil
+}
+
+// humanDuration rounds a duration for people: 0.4s, 25s, 4m10s, 3h05m.
+func humanDuration(d time.Duration) string {
+	switch {
+	case d < 10*time.Second:
+		return fmt.Sprintf("%.1fs", d.Seconds())
+	case d < time.Hour:
+		return d.Round(time.Second).String()
+	}
+	d = d.Round(time.Minute)
+	return fmt.Sprintf("%dh%02dm", int(d.Hours()), int(d.Minutes())%60)
+}
+
 // parseShard reads "I/N" (1-based I, as people count) or "env": Slurm's
 // SLURM_ARRAY_TASK_ID / SLURM_ARRAY_TASK_MIN / SLURM_ARRAY_TASK_COUNT, or
 // Kubernetes' JOB_COMPLETION_INDEX (0-based) with the count from
@@ -150,10 +233,6 @@ func runSpec(cmd *cobra.Command, s *experiment.Spec, out string, shard, shards, 
 	if err := s.CheckFiles(); err != nil {
 		return err
 	}
-	if n, ok := s.ConfigCount(); ok && n >= 1000 && !quiet {
-		reps := max(s.Replications.Count, s.Replications.Max)
-		fmt.Fprintf(cmd.ErrOrStderr(), "%s: %d configurations × %d replications = %d runs at most (the progress line gives the time left once runs finish)\n", s.Name, n, reps, n*reps)
-	}
 	storePath := filepath.Join(out, experiment.StoreFile)
 	if shards > 1 {
 		storePath = filepath.Join(out, fmt.Sprintf("store-%d-of-%d.db", shard+1, shards))
@@ -169,7 +248,8 @@ func runSpec(cmd *cobra.Command, s *experiment.Spec, out string, shard, shards, 
 	}
 	defer st.Close()
 	progress, finish := progressFor(cmd.ErrOrStderr(), quiet, s.Name)
-	sum, err := experiment.Sweep(s, st, experiment.Options{Workers: workers, Shard: shard, Shards: shards, Progress: progress})
+	plan, estimate := planFor(cmd.ErrOrStderr(), quiet, s.Name)
+	sum, err := experiment.Sweep(s, st, experiment.Options{Workers: workers, Shard: shard, Shards: shards, Progress: progress, Plan: plan, Estimate: estimate})
 	finish()
 	fmt.Fprintf(cmd.OutOrStdout(), "%s: %d configurations, %d runs done now, %d already in %s\n", s.Name, sum.Configs, sum.Ran, sum.AlreadyDone, storePath)
 	if err != nil {
@@ -401,6 +481,11 @@ GRIDSCHED_TRACES (default ../shared/traces).`,
 					st.Close()
 				}
 			}()
+			if !quiet && len(names) > 1 {
+				if line, err := reproducePlan(names, label); err == nil {
+					fmt.Fprintln(cmd.ErrOrStderr(), line)
+				}
+			}
 			for _, n := range names {
 				s, err := experiment.LoadBuiltin(n, "")
 				if err != nil {
@@ -426,7 +511,8 @@ GRIDSCHED_TRACES (default ../shared/traces).`,
 				}
 				stores = append(stores, st)
 				progress, finish := progressFor(cmd.ErrOrStderr(), quiet, n)
-				sum, err := experiment.Sweep(s, st, experiment.Options{Workers: workers, Progress: progress})
+				plan, estimate := planFor(cmd.ErrOrStderr(), quiet, n)
+				sum, err := experiment.Sweep(s, st, experiment.Options{Workers: workers, Progress: progress, Plan: plan, Estimate: estimate})
 				finish()
 				if err != nil {
 					return fmt.Errorf("%s: %w (finished runs are kept; run again to continue)", n, err)

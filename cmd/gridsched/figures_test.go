@@ -23,14 +23,11 @@ func TestQuickReproductionFigures(t *testing.T) {
 		t.Skip("runs reproduce --quick (about two minutes on one core)")
 	}
 	testenv.TracesDir(t)
+	out, _ := quickReproduction(t)
 	root, _ := filepath.Abs(filepath.Join("..", ".."))
-	out := filepath.Join(t.TempDir(), "quick")
 	wd, _ := os.Getwd()
 	os.Chdir(root)
 	defer os.Chdir(wd)
-	if _, err := run("reproduce", "--quick", "--quiet", "--out", out); err != nil {
-		t.Fatal(err)
-	}
 	svgs, _ := filepath.Glob(filepath.Join(out, experiment.FiguresDir, "*.svg"))
 	if len(svgs) < 50 {
 		t.Fatalf("%d SVG figures", len(svgs))

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"reflect"
 	"sort"
 	"strconv"
@@ -37,23 +38,6 @@ func DecodeStrict(source string, doc []byte, v any) (err error) {
 	dec := yaml.NewDecoder(bytes.NewReader(doc), yaml.DisallowUnknownField(), yaml.Strict())
 	if err := dec.Decode(v); err != nil && !errors.Is(err, io.EOF) {
 		return fmt.Errorf("%s: %s", source, yaml.FormatError(err, false, true))
-	}
-	return nil
-}
-
-// DecodeLenient decodes doc into v ignoring unknown keys (after Guard):
-// for checks that go on after the schema check reported them.
-func DecodeLenient(doc []byte, v any) (err error) {
-	if err := Guard("", doc); err != nil {
-		return err
-	}
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("the YAML decoder failed (%v)", r)
-		}
-	}()
-	if err := yaml.NewDecoder(bytes.NewReader(doc)).Decode(v); err != nil && !errors.Is(err, io.EOF) {
-		return err
 	}
 	return nil
 }
@@ -97,7 +81,18 @@ type Issue struct {
 	Path   string // dotted path of the value
 	Pos    Pos
 	Msg    string
+	Kind   IssueKind
 }
+
+// IssueKind says what kind of problem an Issue is.
+type IssueKind uint8
+
+const (
+	Semantic   IssueKind = iota // found by a check after decoding (At)
+	UnknownKey                  // a key the type does not have
+	WrongType                   // a value of the wrong type (replaced for DecodeLenient)
+	OutOfRange                  // a number outside its field's range tag (replaced too)
+)
 
 func (i *Issue) Error() string {
 	if i.Pos.Line > 0 {
@@ -111,6 +106,9 @@ type Schema struct {
 	Source    string
 	Issues    []error
 	Positions map[string]Pos
+
+	file  *ast.File // the parsed document (nil: it did not parse)
+	fixes []func()  // put a neutral value where a value had the wrong type
 }
 
 // At returns an issue at path's position (or without one if unknown).
@@ -133,12 +131,115 @@ func Check(source string, doc []byte, v any) *Schema {
 		s.Issues = append(s.Issues, fmt.Errorf("%s: %s", source, yaml.FormatError(err, false, true)))
 		return s
 	}
+	s.file = f
 	for _, d := range f.Docs {
-		if d.Body != nil {
-			s.walk(d.Body, reflect.TypeOf(v), "")
+		if d.Body != nil && s.walk(d.Body, reflect.TypeOf(v), "") {
+			s.file = nil // the document itself has the wrong shape
 		}
 	}
 	return s
+}
+
+// DecodeLenient decodes the document Check walked into v, ignoring
+// unknown keys and reading every value of the wrong type or out of its
+// range as a neutral value of its field's type instead (the lowest value
+// its range allows, or 0, false, "", absent), so the checks that follow
+// decoding still run and find the document's other problems in the same
+// pass, without the consequences of the bad value (a count: "x" read as
+// 0 would look like a missing count). Their errors at a replaced path (or
+// under it) repeat what Check said: see Replaced.
+func (s *Schema) DecodeLenient(v any) (err error) {
+	if s.file == nil {
+		return fmt.Errorf("%s: the document did not parse", s.Source)
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("%s: the YAML decoder failed (%v)", s.Source, r)
+		}
+	}()
+	for _, fix := range s.fixes {
+		fix()
+	}
+	s.fixes = nil
+	for _, d := range s.file.Docs {
+		if d.Body == nil {
+			continue
+		}
+		if err := yaml.NodeToValue(d.Body, v); err != nil {
+			return fmt.Errorf("%s: %s", s.Source, yaml.FormatError(err, false, true))
+		}
+	}
+	return nil
+}
+
+// Replaced reports whether path is, or lies under, a value Check found of
+// the wrong type or out of range (DecodeLenient read a neutral value
+// there instead).
+func (s *Schema) Replaced(path string) bool {
+	for _, e := range s.Issues {
+		var is *Issue
+		if !errors.As(e, &is) || is.Kind != WrongType && is.Kind != OutOfRange {
+			continue
+		}
+		if path == is.Path || strings.HasPrefix(path, is.Path+".") || strings.HasPrefix(path, is.Path+"[") {
+			return true
+		}
+	}
+	return false
+}
+
+// neutral is the YAML text of the value DecodeLenient reads in place of a
+// value of the wrong type: the lowest value the range tag allows (the
+// middle of an open interval), 0, false, "" or null.
+func neutral(t reflect.Type, rng string) string {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch t.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64,
+		reflect.Float32, reflect.Float64:
+		v := 0.0
+		if len(rng) >= 3 {
+			lo, hi, _ := strings.Cut(rng[1:len(rng)-1], ",")
+			l, errL := strconv.ParseFloat(lo, 64)
+			h, errH := strconv.ParseFloat(hi, 64)
+			switch {
+			case errL == nil && rng[0] == '[':
+				v = l
+			case errL == nil && errH == nil:
+				v = (l + h) / 2
+			case errL == nil:
+				v = l + 1
+			case errH == nil:
+				v = min(0, h-1)
+			}
+		}
+		if k := t.Kind(); k != reflect.Float32 && k != reflect.Float64 {
+			v = math.Ceil(v)
+		}
+		return strconv.FormatFloat(v, 'g', -1, 64)
+	case reflect.Bool:
+		return "false"
+	case reflect.String:
+		return `""`
+	}
+	return "null"
+}
+
+// replaceLater records that the value in a slot (set) had the wrong type
+// or was out of range: DecodeLenient puts neutral(t, rng) there.
+func (s *Schema) replaceLater(set func(ast.Node), t reflect.Type, rng string) {
+	text := neutral(t, rng)
+	s.fixes = append(s.fixes, func() {
+		f, err := parser.ParseBytes([]byte(text), 0)
+		if err != nil || len(f.Docs) == 0 || f.Docs[0].Body == nil {
+			n, _ := parser.ParseBytes([]byte("null"), 0)
+			set(n.Docs[0].Body)
+			return
+		}
+		set(f.Docs[0].Body)
+	})
 }
 
 func pos(n ast.Node) Pos {
@@ -155,8 +256,8 @@ func join(path, key string) string {
 	return path + "." + key
 }
 
-func (s *Schema) issue(n ast.Node, path, format string, args ...any) {
-	s.Issues = append(s.Issues, &Issue{Source: s.Source, Path: path, Pos: pos(n), Msg: fmt.Sprintf(format, args...)})
+func (s *Schema) issue(kind IssueKind, n ast.Node, path, format string, args ...any) {
+	s.Issues = append(s.Issues, &Issue{Source: s.Source, Path: path, Pos: pos(n), Msg: fmt.Sprintf(format, args...), Kind: kind})
 }
 
 // mappingValues returns the entries of a mapping node, or false.
@@ -200,14 +301,14 @@ func fieldsOf(t reflect.Type, into map[string]reflect.StructField) {
 
 // checkRange checks a numeric node against a range tag such as "[1,]",
 // "(0,1)" or "[0,)": brackets are inclusive, parentheses exclusive, an
-// empty bound is open.
-func (s *Schema) checkRange(n ast.Node, path, tag string) {
+// empty bound is open. It reports whether the value is out of range.
+func (s *Schema) checkRange(n ast.Node, path, tag string) bool {
 	if tag == "" || len(tag) < 3 {
-		return
+		return false
 	}
 	v, err := strconv.ParseFloat(strings.TrimSpace(n.String()), 64)
 	if err != nil {
-		return // the type check reports it
+		return false // the type check reports it
 	}
 	lo, hi, _ := strings.Cut(tag[1:len(tag)-1], ",")
 	loInc, hiInc := tag[0] == '[', tag[len(tag)-1] == ']'
@@ -221,8 +322,9 @@ func (s *Schema) checkRange(n ast.Node, path, tag string) {
 		bad = bad || v > h || (!hiInc && v == h)
 	}
 	if bad {
-		s.issue(n, path, "%s is out of range: want a value %s", strings.TrimSpace(n.String()), describeRange(tag))
+		s.issue(OutOfRange, n, path, "%s is out of range: want a value %s", strings.TrimSpace(n.String()), describeRange(tag))
 	}
+	return bad
 }
 
 func describeRange(tag string) string {
@@ -240,7 +342,9 @@ func describeRange(tag string) string {
 	return "in " + tag
 }
 
-func (s *Schema) walk(n ast.Node, t reflect.Type, path string) {
+// walk checks n against t and reports whether n itself has the wrong type
+// (the caller, which holds n's slot, records its replacement).
+func (s *Schema) walk(n ast.Node, t reflect.Type, path string) (wrong bool) {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
@@ -249,7 +353,11 @@ func (s *Schema) walk(n ast.Node, t reflect.Type, path string) {
 	}
 	switch n.Type() {
 	case ast.NullType, ast.AnchorType, ast.AliasType, ast.TagType:
-		return
+		return false
+	}
+	wrongType := func(format string, args ...any) {
+		s.issue(WrongType, n, path, format, args...)
+		wrong = true
 	}
 	switch t.Kind() {
 	case reflect.Interface:
@@ -257,7 +365,7 @@ func (s *Schema) walk(n ast.Node, t reflect.Type, path string) {
 	case reflect.Struct:
 		vals, ok := mappingValues(n)
 		if !ok {
-			s.issue(n, path, "want a mapping of keys, got %s", describe(n))
+			wrongType("want a mapping of keys, got %s", describe(n))
 			return
 		}
 		fields := map[string]reflect.StructField{}
@@ -271,59 +379,66 @@ func (s *Schema) walk(n ast.Node, t reflect.Type, path string) {
 					known = append(known, name)
 				}
 				sort.Strings(known)
-				s.issue(mv.Key, join(path, k), "unknown key %q (known keys: %s)", k, strings.Join(known, ", "))
+				s.issue(UnknownKey, mv.Key, join(path, k), "unknown key %q (known keys: %s)", k, strings.Join(known, ", "))
 				continue
 			}
 			before := len(s.Issues)
-			s.walk(mv.Value, f.Type, join(path, k))
-			if len(s.Issues) == before {
-				s.checkRange(mv.Value, join(path, k), f.Tag.Get("range"))
+			if s.walk(mv.Value, f.Type, join(path, k)) {
+				s.replaceLater(func(v ast.Node) { mv.Value = v }, f.Type, f.Tag.Get("range"))
+			}
+			if len(s.Issues) == before && s.checkRange(mv.Value, join(path, k), f.Tag.Get("range")) {
+				s.replaceLater(func(v ast.Node) { mv.Value = v }, f.Type, f.Tag.Get("range"))
 			}
 		}
 	case reflect.Map:
 		vals, ok := mappingValues(n)
 		if !ok {
-			s.issue(n, path, "want a mapping, got %s", describe(n))
+			wrongType("want a mapping, got %s", describe(n))
 			return
 		}
 		for _, mv := range vals {
-			s.walk(mv.Value, t.Elem(), join(path, keyText(mv.Key)))
+			if s.walk(mv.Value, t.Elem(), join(path, keyText(mv.Key))) {
+				s.replaceLater(func(v ast.Node) { mv.Value = v }, t.Elem(), "")
+			}
 		}
 	case reflect.Slice:
 		seq, ok := n.(*ast.SequenceNode)
 		if !ok {
-			s.issue(n, path, "want a list, got %s", describe(n))
+			wrongType("want a list, got %s", describe(n))
 			return
 		}
 		for i, v := range seq.Values {
-			s.walk(v, t.Elem(), fmt.Sprintf("%s[%d]", path, i))
+			if s.walk(v, t.Elem(), fmt.Sprintf("%s[%d]", path, i)) {
+				s.replaceLater(func(v ast.Node) { seq.Values[i] = v }, t.Elem(), "")
+			}
 		}
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
 		if n.Type() != ast.IntegerType {
-			s.issue(n, path, "want an integer, got %s", describe(n))
+			wrongType("want an integer, got %s", describe(n))
 		}
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
 		if n.Type() != ast.IntegerType || strings.HasPrefix(strings.TrimSpace(n.String()), "-") {
-			s.issue(n, path, "want a non-negative integer, got %s", describe(n))
+			wrongType("want a non-negative integer, got %s", describe(n))
 		}
 	case reflect.Float32, reflect.Float64:
 		switch n.Type() {
 		case ast.IntegerType, ast.FloatType:
 		case ast.InfinityType, ast.NanType:
-			s.issue(n, path, "want a finite number, got %s", strings.TrimSpace(n.String()))
+			wrongType("want a finite number, got %s", strings.TrimSpace(n.String()))
 		default:
-			s.issue(n, path, "want a number, got %s", describe(n))
+			wrongType("want a number, got %s", describe(n))
 		}
 	case reflect.Bool:
 		if n.Type() != ast.BoolType {
-			s.issue(n, path, "want true or false, got %s", describe(n))
+			wrongType("want true or false, got %s", describe(n))
 		}
 	case reflect.String:
 		switch n.Type() {
 		case ast.MappingType, ast.MappingValueType, ast.SequenceType:
-			s.issue(n, path, "want a text value, got %s", describe(n))
+			wrongType("want a text value, got %s", describe(n))
 		}
 	}
+	return wrong
 }
 
 func describe(n ast.Node) string {

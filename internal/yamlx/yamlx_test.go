@@ -69,3 +69,52 @@ func TestSetOverride(t *testing.T) {
 		t.Fatalf("%v", err)
 	}
 }
+
+type ranged struct {
+	Count int      `yaml:"count" range:"[1,]"`
+	Frac  float64  `yaml:"frac" range:"(0,1)"`
+	Scale *float64 `yaml:"scale" range:"(0,]"`
+	Names []string `yaml:"names"`
+	Keep  int      `yaml:"keep"`
+	Extra string   `yaml:"extra"`
+	Min   int      `yaml:"min" range:"[2,]"`
+}
+
+// TestDecodeLenientReplacesWrongTypes: after Check, DecodeLenient reads
+// every value of the wrong type or out of range as a neutral value of its
+// field (the lowest its range allows, the middle of an open range, "" in
+// a list),
+// keeps every other value, and ignores unknown keys; Replaced says which
+// paths were replaced (issue 18, item 4).
+func TestDecodeLenientReplacesWrongTypes(t *testing.T) {
+	doc := `count: "x"
+frac: [1]
+scale: no
+names: [a, {b: 1}, c]
+keep: 7
+typo: 1
+extra: {a: 1}
+min: 0
+`
+	s := Check("d.yaml", []byte(doc), &ranged{})
+	if len(s.Issues) != 7 {
+		t.Fatalf("issues: %v", s.Issues)
+	}
+	var v ranged
+	if err := s.DecodeLenient(&v); err != nil {
+		t.Fatal(err)
+	}
+	if v.Count != 1 || v.Frac != 0.5 || v.Scale == nil || *v.Scale != 1 || strings.Join(v.Names, ",") != "a,,c" || v.Keep != 7 || v.Extra != "" || v.Min != 2 {
+		t.Errorf("decoded %+v (scale %v)", v, v.Scale)
+	}
+	for path, want := range map[string]bool{"count": true, "names[1]": true, "names[1].b": true, "names[0]": false, "keep": false, "extra": true, "typo": false, "min": true} {
+		if s.Replaced(path) != want {
+			t.Errorf("Replaced(%q) = %v", path, !want)
+		}
+	}
+	// A document of the wrong shape as a whole cannot be decoded.
+	s = Check("d.yaml", []byte("[1, 2]\n"), &ranged{})
+	if err := s.DecodeLenient(&v); err == nil {
+		t.Error("a list decoded as a struct")
+	}
+}
