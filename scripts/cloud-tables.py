@@ -205,6 +205,16 @@ def figs(d, q):
         v = "fewer" if diff < -hw else "more" if diff > hw else "tie"
         print(f"| {pol}, {m} | {lam} | {a['mean']:.0f} ± {a['hw']:.0f} | {b['mean']:.0f} ± {b['hw']:.0f} | {diff / a['mean'] * 100:+.1f}% | {v} |")
     print()
+    bs = defaultdict(list)
+    for r in rows:
+        if r["metric"] == "mean_bsld":
+            bs[int(float(r["cloud.xfactor"]))].append(r["mean"])
+    if bs:
+        allv = [v for vs in bs.values() for v in vs]
+        print("Mean bounded slowdown, averaged over the figure's cells (every λ and series): "
+              + ", ".join(f"X = {x}: {sum(v) / len(v):.2f}" for x, v in sorted(bs.items()))
+              + f"; range over the cells {min(allv):.2f}–{max(allv):.2f}.")
+        print()
 
 
 def precision(d):
@@ -371,6 +381,24 @@ def literal(d):
         print()
 
 
+def billed(d):
+    """Table 1 from paired AFCFS/LJFS runs: CPE on lease time and on
+    billed cost."""
+    pc = paired_cpe(d)
+    for metric, title, what in (("cpe", "lease time (the paper's CPE)", "|CPE|"), ("cpe_cost", "billed cost (started hours)", "|CPE on cost|")):
+        cell = {}
+        for key, ms in pc.items():
+            k = dict(key)
+            cell[(float(k["workload.params.q"]), float(k["workload.params.lambda"]), k["cloud.migration"], int(float(k["cloud.xfactor"])))] = ms[metric]
+        print(f"**Table 1, CPE on {title}** — ours ± 95% CI (paired per replication) / the paper (verdict):")
+        print()
+        print_cpe(cell, what)
+        print()
+    rng = lambda m: f"{min(t[m][0] for t in pc.values()):+.4f} to {max(t[m][0] for t in pc.values()):+.4f}"
+    print(f"The terms over all {len(pc)} cells (means): ΔLT {rng('cpe_lt')}, Δcost {rng('cpe_costterm')}, ΔRT {rng('cpe_rt')}.")
+    print()
+
+
 def alfoff(d):
     rows = load(d)
     print("| λ | policy | mean response (h) | mean wait (h) | mean BSLD | max VMs | migrations |")
@@ -398,6 +426,27 @@ def overhead(d):
         print(f"| {k['workload.params.lambda']} | {k['cloud.overhead']} | {k['cloud.release_hold']} | "
               + " | ".join(f"{f(ms[m][0])} ± {ms[m][1]:.4f}" for m in ("cpe", "cpe_lt", "cpe_rt")) + " |")
     print()
+    # Release condition 3: the same replication with it (migrating) and
+    # without (none), paired.
+    runs = {}
+    for key, pol, rep, m in store_runs(d):
+        k = dict(key)
+        runs[(k["workload.params.lambda"], k["cloud.overhead"], pol, k["cloud.release_hold"], rep)] = m
+    print("What release condition 3 does: (with − without) / without, paired per replication (release_hold migrating against none):")
+    print()
+    print("| λ | overhead | policy | lease time | VMs leased | mean response | migrations |")
+    print("|---:|---:|---|---:|---:|---:|---:|")
+    cells = sorted({k[:3] for k in runs}, key=lambda k: (float(k[0]), float(k[1]), k[2]))
+    for l, o, pol in cells:
+        reps = sorted(k[4] for k in runs if k[:4] == (l, o, pol, "migrating"))
+        out = []
+        for m in ("lease_time", "vms_leased", "mean_response", "migrations"):
+            xs = [(runs[(l, o, pol, "migrating", r)][m] - runs[(l, o, pol, "none", r)][m]) / runs[(l, o, pol, "none", r)][m] for r in reps]
+            mean, hw, n = mean_ci(xs)
+            tie = " (tie)" if not abs(mean) > hw else ""
+            out.append(f"{mean * 100:+.2f}% ± {hw * 100:.2f}{tie}")
+        print(f"| {l} | {o} | {pol} | " + " | ".join(out) + " |")
+    print()
 
 
 for d in sys.argv[1:]:
@@ -413,6 +462,9 @@ for d in sys.argv[1:]:
         precision(d)
     elif "literal" in name:
         literal(d)
+        precision(d)
+    elif "billed" in name:
+        billed(d)
         precision(d)
     elif "overhead" in name:
         overhead(d)
