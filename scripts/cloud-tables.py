@@ -356,7 +356,7 @@ def literal(d):
                     rch.append((rb["mean"] - ra["mean"]) / ra["mean"] * 100)
             print(f"| {c:g} | {q} | {n} | {fewer} | {min(ch):+.1f}% to {max(ch):+.1f}% | {min(rch):+.1f}% to {max(rch):+.1f}% |")
     print()
-    print("**Mean bounded slowdown** (the spec's τ) averaged over the figure's cells (its λ, the three series), and its range over those cells:")
+    print("**Mean bounded slowdown** (the spec's τ) averaged over the figure's cells (its λ, every series), and its range over those cells:")
     print()
     print(f"| {pname} | q | X = 10 | X = 20 | range |")
     print("|---:|---|---:|---:|---:|")
