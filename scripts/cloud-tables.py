@@ -382,7 +382,8 @@ def literal(d):
             print()
         terms = [ms for key, ms in pc.items() if float(dict(key)[panel]) == c]
         rng = lambda m: f"{min(t[m][0] for t in terms):+.4f} to {max(t[m][0] for t in terms):+.4f}"
-        print(f"{pname.split(' (')[0].capitalize()} {c:g}, the terms over all {len(terms)} cells (means): ΔLT {rng('cpe_lt')}, Δcost {rng('cpe_costterm')}, ΔRT {rng('cpe_rt')}.")
+        dd = [t["cpe_costterm"][0] - t["cpe_lt"][0] for t in terms]
+        print(f"{pname.split(' (')[0].capitalize()} {c:g}, the terms over all {len(terms)} cells (means): ΔLT {rng('cpe_lt')}, Δcost {rng('cpe_costterm')}, ΔRT {rng('cpe_rt')}; Δcost − ΔLT {min(dd):+.4f} to {max(dd):+.4f}.")
         print()
 
 
@@ -400,7 +401,8 @@ def billed(d):
         print_cpe(cell, what)
         print()
     rng = lambda m: f"{min(t[m][0] for t in pc.values()):+.4f} to {max(t[m][0] for t in pc.values()):+.4f}"
-    print(f"The terms over all {len(pc)} cells (means): ΔLT {rng('cpe_lt')}, Δcost {rng('cpe_costterm')}, ΔRT {rng('cpe_rt')}.")
+    dd = [t["cpe_costterm"][0] - t["cpe_lt"][0] for t in pc.values()]
+    print(f"The terms over all {len(pc)} cells (means): ΔLT {rng('cpe_lt')}, Δcost {rng('cpe_costterm')}, ΔRT {rng('cpe_rt')}; Δcost − ΔLT {min(dd):+.4f} to {max(dd):+.4f}.")
     print()
 
 
