@@ -383,7 +383,7 @@ def literal(d):
         terms = [ms for key, ms in pc.items() if float(dict(key)[panel]) == c]
         rng = lambda m: f"{min(t[m][0] for t in terms):+.4f} to {max(t[m][0] for t in terms):+.4f}"
         dd = [t["cpe_costterm"][0] - t["cpe_lt"][0] for t in terms]
-        print(f"{pname.split(' (')[0].capitalize()} {c:g}, the terms over all {len(terms)} cells (means): ΔLT {rng('cpe_lt')}, Δcost {rng('cpe_costterm')}, ΔRT {rng('cpe_rt')}; Δcost − ΔLT {min(dd):+.4f} to {max(dd):+.4f}.")
+        print(f"{ {'cloud.max_vms': 'Max VMs', 'cloud.lease_cooldown': 'Cooldown'}[panel]} {c:g}, the terms over all {len(terms)} cells (means): ΔLT {rng('cpe_lt')}, Δcost {rng('cpe_costterm')}, ΔRT {rng('cpe_rt')}; Δcost − ΔLT {min(dd):+.4f} to {max(dd):+.4f}.")
         print()
 
 
