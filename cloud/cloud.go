@@ -58,7 +58,9 @@ type Params struct {
 	// ReleaseHold is release condition 3 (§3.2): "migrating" (default):
 	// no VM goes while a migrated job waits for its start; "starving":
 	// also none while a starving job waits in the VM queues (it is
-	// collecting idle VMs to migrate to).
+	// collecting idle VMs to migrate to); "none": condition 3 off, idle
+	// VMs go while a migrated job waits for its start (its own VMs are
+	// reserved, so never released) — to measure what condition 3 does.
 	ReleaseHold string `yaml:"release_hold" json:"release_hold,omitempty"`
 	// FixedVMs > 0: a fixed pool of that many VMs, ready at 0, never
 	// leased or released (elasticity off).
@@ -114,8 +116,8 @@ func (p *Params) Check(maxSize int) error {
 		return fmt.Errorf("migration: want none, first-fit or best-fit, got %q", p.Migration)
 	case p.Monitor != "" && p.Monitor != "jobs" && p.Monitor != "tasks":
 		return fmt.Errorf("monitor: want jobs or tasks, got %q", p.Monitor)
-	case p.ReleaseHold != "" && p.ReleaseHold != "migrating" && p.ReleaseHold != "starving":
-		return fmt.Errorf("release_hold: want migrating or starving, got %q", p.ReleaseHold)
+	case p.ReleaseHold != "" && p.ReleaseHold != "migrating" && p.ReleaseHold != "starving" && p.ReleaseHold != "none":
+		return fmt.Errorf("release_hold: want migrating, starving or none, got %q", p.ReleaseHold)
 	case p.BootMax < p.BootMin || p.BootMin < 0:
 		return fmt.Errorf("boot_min, boot_max: need 0 <= boot_min <= boot_max, got %g, %g", p.BootMin, p.BootMax)
 	case p.MaxVMs > 0 && p.MaxVMs < maxSize:
@@ -684,9 +686,10 @@ func (s *Sim) migrate(j *Job) {
 }
 
 // releaseIdle is §3.2: a VM goes when it is idle with an empty queue, no
-// job waits in the dispatcher and no migration is planned.
+// job waits in the dispatcher and no migration is planned (condition 3,
+// not checked under release_hold "none").
 func (s *Sim) releaseIdle() {
-	if s.p.FixedVMs > 0 || len(s.disp) > 0 || s.migrationsOpen > 0 {
+	if s.p.FixedVMs > 0 || len(s.disp) > 0 || (s.migrationsOpen > 0 && s.p.ReleaseHold != "none") {
 		return
 	}
 	if s.p.ReleaseHold == "starving" {

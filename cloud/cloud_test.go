@@ -221,7 +221,7 @@ func TestInvariants(t *testing.T) {
 			MaxVMs:        rapid.SampledFrom([]int{0, 8, 12}).Draw(rt, "cap"),
 			Monitor:       rapid.SampledFrom([]string{"jobs", "tasks"}).Draw(rt, "monitor"),
 			LeaseCooldown: float64(rapid.IntRange(0, 2).Draw(rt, "cooldown")) / 4,
-			ReleaseHold:   rapid.SampledFrom([]string{"migrating", "starving"}).Draw(rt, "hold"),
+			ReleaseHold:   rapid.SampledFrom([]string{"migrating", "starving", "none"}).Draw(rt, "hold"),
 		}
 		if rapid.Bool().Draw(rt, "fixed-pool") {
 			p.MaxVMs, p.FixedVMs = 0, rapid.IntRange(8, 12).Draw(rt, "fixed")
@@ -307,8 +307,8 @@ func TestMM1(t *testing.T) {
 
 // TestReleaseConditions (§3.2), each condition on its own: an idle VM
 // with an empty queue is kept while a job waits in the dispatcher or a
-// migration is planned, and while its queue holds a task; otherwise it
-// goes.
+// migration is planned (unless release_hold is none, which switches
+// condition 3 off), and while its queue holds a task; otherwise it goes.
 func TestReleaseConditions(t *testing.T) {
 	mk := func() (*Sim, *VM) {
 		s, err := New(nil, Params{Policy: "afcfs", Migration: "none"}, 1)
@@ -327,6 +327,12 @@ func TestReleaseConditions(t *testing.T) {
 	s.migrationsOpen = 1
 	if s.releaseIdle(); v.released {
 		t.Error("released while a migration is planned")
+	}
+	s, v = mk()
+	s.migrationsOpen = 1
+	s.p.ReleaseHold = "none" // condition 3 off
+	if s.releaseIdle(); !v.released {
+		t.Error("release_hold none: kept while a migration is planned")
 	}
 	s, v = mk()
 	enqueue(v, &Job{ID: 9, Size: 1})
