@@ -155,12 +155,13 @@ func (c *Conservative) Schedule(v *engine.View, p *engine.Plan) {
 // Mu'alem & Feitelson describe compression).
 //
 // A job is asked only if a rise logged since it was last known unable to
-// move touches [now, its reservation) where at least its processors may
-// be free: a feasible window now that was infeasible then holds a point
-// whose free count went up, that point lies in a logged rise, and the
-// last rise logged over it bounds its free count from above (only falls
-// followed). Every job skipped this way would have been refused by
-// EarliestFitBefore, so the schedule is the one of asking every job.
+// move has a bound of at least its processors: a feasible window now that
+// was infeasible then holds a point whose free count went up, that point
+// lies in a logged rise, and the last rise logged over it bounds its free
+// count from above (only falls followed), so that bound is at least the
+// job's processors. Every job skipped this way would have been refused by
+// EarliestFitBefore, so the schedule is the one of asking every job
+// (TestPropertyConservativeSkipEqualsAsking).
 func (c *Conservative) compressQueue(now float64) {
 	start := c.nRises
 	c.mq, c.mqHead, c.lastQ = c.mq[:0], 0, 0

@@ -99,6 +99,23 @@ func TestWorkloadStats(t *testing.T) {
 	}
 }
 
+// TestWorkloadStatsParseOnly: --parse-only counts every record (the same
+// 32,135 as the full statistics) and fails with the file and line on a bad
+// record.
+func TestWorkloadStatsParseOnly(t *testing.T) {
+	out, err := run("workload", "stats", "--parse-only", testenv.Trace(t, "SDSC-Par-1996-3.1-cln.swf.gz"))
+	if err != nil || out != "records 32135" {
+		t.Fatalf("parse-only: %v %q", err, out)
+	}
+	bad := filepath.Join(t.TempDir(), "bad.swf")
+	if err := os.WriteFile(bad, []byte("1 0 0 10 1 -1 -1 1 10 -1 1 1 1 1 1 1 -1 -1\n2 x 0 10 1 -1 -1 1 10 -1 1 1 1 1 1 1 -1 -1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := run("workload", "stats", "--parse-only", bad); err == nil || !strings.Contains(out+err.Error(), "bad.swf:2") {
+		t.Fatalf("bad record: %v %q", err, out)
+	}
+}
+
 // TestGenerateConvertStats: every generator writes every format, convert
 // moves between them, stats and simulate read them all.
 func TestGenerateConvertStats(t *testing.T) {
