@@ -396,11 +396,35 @@ func splitPartners(s *Spec, x string) map[string]bool {
 		if k == x {
 			continue
 		}
+		text := false
 		for _, v := range vs {
 			if _, isText := v.(string); isText && math.IsNaN(parseNum(FormatValue(v))) {
-				out[k] = true
+				text = true
 				break
 			}
+		}
+		if !text {
+			continue
+		}
+		// Split only where every value keeps a line: at least two x values
+		// each (a zip of one-off readings, like cloud-gang-rules' rows,
+		// stays on the axis rather than making one-point panels).
+		xsOf := map[string]map[string]bool{}
+		for i, v := range vs {
+			f := FormatValue(v)
+			if xsOf[f] == nil {
+				xsOf[f] = map[string]bool{}
+			}
+			if i < len(xs) {
+				xsOf[f][FormatValue(xs[i])] = true
+			}
+		}
+		lines := true
+		for _, set := range xsOf {
+			lines = lines && len(set) >= 2
+		}
+		if lines {
+			out[k] = true
 		}
 	}
 	return out
