@@ -211,9 +211,10 @@ func RunLoaded(cfg Config, w *workload.Workload, p *model.Platform) (*Result, er
 	return runLoaded(cfg, w, p, false)
 }
 
-// runLoaded simulates; with release the workload's job list is dropped as
-// soon as the engine has its own copy (Run owns the workload; this halves
-// the memory of a million-job run).
+// runLoaded simulates; with release the workload's job list is dropped
+// from the Result once the engine is built (Run owns the workload). The
+// engine's jobs point at the loaded entries (no copy), which must not
+// change while it runs; RunLoaded's callers share one load read-only.
 func runLoaded(cfg Config, w *workload.Workload, p *model.Platform, release bool) (*Result, error) {
 	if cfg.Policy == "" {
 		cfg.Policy = "easy"
