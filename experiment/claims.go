@@ -368,9 +368,9 @@ func parseNum(s string) float64 {
 	return v
 }
 
-// splitPartners are the zip partners of the x axis that tell apart
-// zip rows with the same x (sizes zipped with traces, each trace with its
-// own sizes): a text-valued partner then splits the axis into separate
+// splitPartners are the text-valued zip partners of the x axis whose
+// every value keeps two or more x values (sizes zipped with traces, each
+// trace with its own sizes): such a partner splits the axis into separate
 // lines or panels instead of riding on it, so no line or comparison mixes
 // its values (found by the issue 16 review: figures 8–9 joined
 // SDSC-Par at 25 nodes to SDSC-BLUE at 100, and the claims compared u on
@@ -380,16 +380,6 @@ func splitPartners(s *Spec, x string) map[string]bool {
 	out := map[string]bool{}
 	xs := s.Zip[x]
 	if xs == nil {
-		return out
-	}
-	seen := map[string]bool{}
-	dup := false
-	for _, v := range xs {
-		f := FormatValue(v)
-		dup = dup || seen[f]
-		seen[f] = true
-	}
-	if !dup {
 		return out
 	}
 	for k, vs := range s.Zip {
