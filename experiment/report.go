@@ -1,6 +1,8 @@
 package experiment
 
 import (
+	"github.com/gridsched/gridsched/internal/atomicfile"
+
 	"encoding/json"
 	"fmt"
 	"math"
@@ -502,11 +504,7 @@ func writeFileAtomic(path string, b []byte) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, b, 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
+	return atomicfile.WriteFile(path, b, 0o644)
 }
 
 // ReproTable is one seed's reproduction table.

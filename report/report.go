@@ -7,6 +7,8 @@
 package report
 
 import (
+	"github.com/gridsched/gridsched/internal/atomicfile"
+
 	"github.com/gridsched/gridsched/system"
 
 	"bytes"
@@ -160,13 +162,7 @@ func save(p *plot.Plot, leg *legend, dir, name, title, caption string) (Figure, 
 }
 
 // writeAtomic writes b to path through a temporary file and a rename.
-func writeAtomic(path string, b []byte) error {
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, b, 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
-}
+func writeAtomic(path string, b []byte) error { return atomicfile.WriteFile(path, b, 0o644) }
 
 var svgPrologue = regexp.MustCompile(`(?s)^.*?(<svg)`)
 

@@ -4,6 +4,10 @@
 package simulate
 
 import (
+	"io"
+
+	"github.com/gridsched/gridsched/internal/atomicfile"
+
 	"errors"
 	"fmt"
 	"os"
@@ -381,43 +385,26 @@ func (r *Result) WriteDir(dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	write := func(name string, f func(*os.File) error) error {
-		path := filepath.Join(dir, name)
-		tmp, err := os.CreateTemp(dir, "."+name+"-*")
-		if err != nil {
-			return err
-		}
-		if err := f(tmp); err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-			return fmt.Errorf("%s: %w", path, err)
-		}
-		if err := tmp.Close(); err != nil {
-			os.Remove(tmp.Name())
-			return fmt.Errorf("%s: %w", path, err)
-		}
-		if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-			return err
-		}
-		return os.Rename(tmp.Name(), path)
+	write := func(name string, f func(io.Writer) error) error {
+		return atomicfile.Write(filepath.Join(dir, name), 0o644, f)
 	}
 	if r.Outcome != nil {
-		errs := []error{write(SummaryFile, func(f *os.File) error { return output.WriteSummaryJSON(f, &r.Summary) })}
+		errs := []error{write(SummaryFile, func(f io.Writer) error { return output.WriteSummaryJSON(f, &r.Summary) })}
 		for _, of := range r.Outcome.Files {
-			errs = append(errs, write(of.Name, func(f *os.File) error { return of.Write(f) }))
+			errs = append(errs, write(of.Name, of.Write))
 		}
 		return errors.Join(errs...)
 	}
 	errs := []error{
-		write(JobsFile, func(f *os.File) error { return output.WriteJobsOf(f, r.Records, r.Summary.Workload) }),
-		write(SummaryFile, func(f *os.File) error { return output.WriteSummaryJSON(f, &r.Summary) }),
-		write(ScheduleFile, func(f *os.File) error {
+		write(JobsFile, func(f io.Writer) error { return output.WriteJobsOf(f, r.Records, r.Summary.Workload) }),
+		write(SummaryFile, func(f io.Writer) error { return output.WriteSummaryJSON(f, &r.Summary) }),
+		write(ScheduleFile, func(f io.Writer) error {
 			note := fmt.Sprintf("schedule simulated by gridsched, policy %s, platform %s (%d processors)", r.Config.Policy, r.Platform.Name, r.Platform.TotalPEs())
 			return output.WriteScheduleSWF(f, r.Engine.Jobs(), r.Workload.Header, note, r.Platform.TotalPEs())
 		}),
 	}
 	if r.Series != nil {
-		errs = append(errs, write(SeriesFile, func(f *os.File) error { return output.WriteSeries(f, r.Series) }))
+		errs = append(errs, write(SeriesFile, func(f io.Writer) error { return output.WriteSeries(f, r.Series) }))
 	}
 	return errors.Join(errs...)
 }

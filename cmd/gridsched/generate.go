@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/gridsched/gridsched/internal/atomicfile"
+
 	"fmt"
 	"os"
 	"strconv"
@@ -262,5 +264,5 @@ func writeTableCSV(dir string, t gen.Table) error {
 		}
 		b = append(b, '\n')
 	}
-	return os.WriteFile(dirOf(dir+"/")+t.Name+".csv", b, 0o644)
+	return atomicfile.WriteFile(dirOf(dir+"/")+t.Name+".csv", b, 0o644)
 }

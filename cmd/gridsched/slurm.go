@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/gridsched/gridsched/internal/atomicfile"
+
 	"fmt"
 	"os"
 	"os/exec"
@@ -102,7 +104,7 @@ cluster's shared file system.`,
 				if err := t.Execute(&b, j); err != nil {
 					return err
 				}
-				if err := os.WriteFile(path, []byte(b.String()), 0o755); err != nil {
+				if err := atomicfile.WriteFile(path, []byte(b.String()), 0o755); err != nil {
 					return err
 				}
 			}
