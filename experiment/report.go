@@ -2,6 +2,7 @@ package experiment
 
 import (
 	"github.com/gridsched/gridsched/internal/atomicfile"
+	"io"
 
 	"encoding/json"
 	"fmt"
@@ -49,10 +50,10 @@ func Export(st *Store, dir string) ([]Row, *Spec, error) {
 	}
 	for _, f := range []struct {
 		name  string
-		write func(*os.File) error
+		write func(io.Writer) error
 	}{
-		{RunsFile, func(f *os.File) error { return WriteRuns(f, rows) }},
-		{AggregateFile, func(f *os.File) error { return WriteAggregate(f, Aggregate(rows, s.Metrics)) }},
+		{RunsFile, func(w io.Writer) error { return WriteRuns(w, rows) }},
+		{AggregateFile, func(w io.Writer) error { return WriteAggregate(w, Aggregate(rows, s.Metrics)) }},
 	} {
 		if err := writeAtomic(filepath.Join(dir, f.name), f.write); err != nil {
 			return nil, nil, err

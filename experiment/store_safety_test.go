@@ -55,7 +55,7 @@ func TestExportIsAtomic(t *testing.T) {
 	// A write that fails half-way (a full disk) keeps the old file.
 	target := filepath.Join(dir, RunsFile)
 	before, _ := os.ReadFile(target)
-	err = writeAtomic(target, func(f *os.File) error {
+	err = writeAtomic(target, func(f io.Writer) error {
 		io.WriteString(f, "half a fi")
 		return errors.New("no space left on device")
 	})

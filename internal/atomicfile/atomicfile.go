@@ -13,6 +13,13 @@ import (
 
 // Write writes path through write with permissions perm.
 func Write(path string, perm os.FileMode, write func(io.Writer) error) error {
+	return WriteHook(path, perm, write, nil)
+}
+
+// WriteHook is Write with a hook called with the temporary file and the
+// destination just before the rename (tests kill or inspect there; nil:
+// none).
+func WriteHook(path string, perm os.FileMode, write func(io.Writer) error, beforeRename func(tmp, dst string)) error {
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+"-*")
 	if err != nil {
 		return err
@@ -26,6 +33,9 @@ func Write(path string, perm os.FileMode, write func(io.Writer) error) error {
 	}
 	if err == nil {
 		err = os.Chmod(tmp.Name(), perm)
+	}
+	if err == nil && beforeRename != nil {
+		beforeRename(tmp.Name(), path)
 	}
 	if err == nil {
 		err = os.Rename(tmp.Name(), path)
