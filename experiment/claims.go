@@ -29,6 +29,12 @@ type Claim struct {
 	// size of our effect.
 	Ratio float64 `yaml:"ratio" json:"ratio,omitempty"`
 	At    any     `yaml:"at" json:"at,omitempty"`
+	// Size: the size the paper's words give the effect, for claims
+	// without a number: "slight" (略, 稍: our pooled relative effect at
+	// most SlightEffect) or "large" (远远, 大大, 明显: at least
+	// LargeEffect). An effect the paper's way but outside that size is
+	// DifferentSize.
+	Size string `yaml:"size" json:"size,omitempty"`
 	// LowerIsBetter: for comparisons (makespan: true; QoS: false).
 	LowerIsBetter bool `yaml:"lower_is_better" json:"lower_is_better,omitempty"`
 	// Note explains a disagreement (written after looking at results).
@@ -54,8 +60,22 @@ func (c *Claim) validate(s *Spec) error {
 	default:
 		return fmt.Errorf("a claim needs a trend or a comparison (param, better, worse)")
 	}
+	switch c.Size {
+	case "", "slight", "large":
+	default:
+		return fmt.Errorf("size: want slight or large, got %q", c.Size)
+	}
 	return nil
 }
+
+// The bounds of the worded sizes (Claim.Size), on the pooled relative
+// effect (Verdict.Effect): "slight" is at most 20%, "large" at least 50%
+// (for a lower-is-better comparison, the better one at most half the
+// worse one). Our choice; docs/reproduction.md states it.
+const (
+	SlightEffect = 0.20
+	LargeEffect  = 0.50
+)
 
 // Verdict classes. A claim agrees when our results go the paper's way
 // beyond the 95% CIs everywhere the claim applies (and, when the paper
@@ -142,9 +162,9 @@ func (c *Claim) Check(s *Spec, aggs []Agg) Verdict {
 		sort.SliceStable(groups[k], func(i, j int) bool { return groups[k][i].x < groups[k][j].x })
 	}
 	if c.Trend != "" {
-		return c.checkTrend(groups, order)
+		return c.worded(c.checkTrend(groups, order))
 	}
-	return c.checkCompare(x, groups, order)
+	return c.worded(c.checkCompare(x, groups, order))
 }
 
 // pooled is the mean of relative effects and the half-width of that mean
@@ -332,6 +352,21 @@ func (c *Claim) checkCompare(x string, groups map[string][]point, order []string
 		default:
 			v.Agrees = Partly
 		}
+	}
+	return v
+}
+
+// worded checks an agreeing verdict against the size the paper's words
+// give (Claim.Size): the pooled relative effect must be at most
+// SlightEffect for "slight", at least LargeEffect for "large".
+func (c *Claim) worded(v Verdict) Verdict {
+	if v.Agrees != Agrees || c.Size == "" || math.IsNaN(v.Effect) {
+		return v
+	}
+	e := math.Abs(v.Effect)
+	if (c.Size == "slight" && e > SlightEffect) || (c.Size == "large" && e < LargeEffect) {
+		v.Agrees = DifferentSize
+		v.Short += fmt.Sprintf("; the paper says %s, ours %.0f%%", c.Size, 100*e)
 	}
 	return v
 }

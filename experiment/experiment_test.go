@@ -306,6 +306,14 @@ func TestClaimTrendVerdicts(t *testing.T) {
 			t.Errorf("%s: %s (%s), want %s", c.name, v.Agrees, v.Ours, c.want)
 		}
 	}
+	slight := inc
+	slight.Size = "slight"
+	if v := slight.Check(s, claimAggs("a", 0.5, 1, 5, 9)); v.Agrees != DifferentSize {
+		t.Errorf("\"rises slightly\" against a rise of 800%%: %s, want %s", v.Agrees, DifferentSize)
+	}
+	if v := slight.Check(s, claimAggs("a", 0.5, 10, 11, 12)); v.Agrees != Agrees {
+		t.Errorf("\"rises slightly\" against a rise of 20%%: %s, want %s", v.Agrees, Agrees)
+	}
 	v := inc.Check(s, claimAggs("a", 0.5, 1, 5, 9))
 	if math.Abs(v.Effect-8) > 1e-12 || math.Abs(v.EffectHW-math.Sqrt(0.5)) > 1e-12 {
 		t.Errorf("relative effect %g ± %g, want 8 ± √0.5", v.Effect, v.EffectHW)
@@ -319,6 +327,8 @@ func TestClaimCompareVerdicts(t *testing.T) {
 	better := Claim{Metric: "makespan", Param: "node_select", Better: "u", Worse: "random", Expect: "better", LowerIsBetter: true}
 	sized := better
 	sized.Ratio = 0.9 // the paper: u's makespan is 0.9 × random's
+	slight, large := better, better
+	slight.Size, large.Size = "slight", "large" // the paper's words: 略 (slightly), 远远 (far)
 	for _, c := range []struct {
 		name  string
 		claim Claim
@@ -331,6 +341,11 @@ func TestClaimCompareVerdicts(t *testing.T) {
 		{"loses somewhere", better, []float64{5, 5, 5, 5, 5, 12}, []float64{9, 9, 9, 9, 9, 9}, Disagrees},
 		{"wins, but by far more than the paper says", sized, []float64{5, 5, 5, 5, 5, 5}, []float64{9, 9, 9, 9, 9, 9}, DifferentSize},
 		{"wins by the paper's size", sized, []float64{8.2, 8.1, 8.1, 8.1, 8.1, 8.1}, []float64{9, 9, 9, 9, 9, 9}, Agrees},
+		{"\"slightly\" better and by 10%", slight, []float64{8.1, 8.1, 8.1, 8.1, 8.1, 8.1}, []float64{9, 9, 9, 9, 9, 9}, Agrees},
+		{"\"slightly\" better but by 44%", slight, []float64{5, 5, 5, 5, 5, 5}, []float64{9, 9, 9, 9, 9, 9}, DifferentSize},
+		{"\"far\" better and by 56%", large, []float64{4, 4, 4, 4, 4, 4}, []float64{9, 9, 9, 9, 9, 9}, Agrees},
+		{"\"far\" better but by 10%", large, []float64{8.1, 8.1, 8.1, 8.1, 8.1, 8.1}, []float64{9, 9, 9, 9, 9, 9}, DifferentSize},
+		{"\"far\" better but a tie: no difference, not a size", large, []float64{9, 9, 9, 9, 9, 9}, []float64{9.1, 9, 9.2, 9, 9, 9.3}, NoDifference},
 	} {
 		aggs := append(claimAggs("u", 0.3, c.u...), claimAggs("random", 0.3, c.r...)...)
 		if v := c.claim.Check(s, aggs); v.Agrees != c.want {

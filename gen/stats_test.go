@@ -4,8 +4,11 @@ import (
 	"math"
 	"math/bits"
 	"slices"
+	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	"gonum.org/v1/gonum/stat"
 	"gonum.org/v1/gonum/stat/distuv"
 
@@ -455,5 +458,47 @@ func TestReservationResources(t *testing.T) {
 	requireChi2(t, "resource capability levels", levels, []float64{0, 0.2, 0.2, 0.2, 0.2, 0.2})
 	if _, err := ReservationResources(0, 5, 1); err == nil {
 		t.Error("0 resources accepted")
+	}
+}
+
+// TestTraceReservationsFirstRequests (seed 000 §3.1, parameter 3: "我们
+// 选取前 reqNumber 个到来的预留请求作为实验的考察对象", the first reqNumber
+// requests to arrive): with Requests = N the output keeps exactly the
+// first N requests of the unlimited conversion, identical to them, and
+// the same tasks.
+func TestTraceReservationsFirstRequests(t *testing.T) {
+	var jobs []model.Job
+	for i := 0; i < 5000; i++ {
+		jobs = append(jobs, model.NewJob(int64(i+1), float64(i*10), float64(100+i%50), 1+i%8))
+	}
+	p := TraceReservationParams{Fraction: 0.1, Lambda: 300, QuadNodes: 3, DualNodes: 2}
+	all, err := FromTrace(jobs, p, 9)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Requests = 100
+	some, err := FromTrace(jobs, p, 9)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []model.Job
+	n := 0
+	for _, j := range all {
+		if j.Queue != TypeTask {
+			if n++; n > 100 {
+				continue
+			}
+		}
+		want = append(want, j)
+	}
+	if n < 300 {
+		t.Fatalf("only %d requests in all: the case tests nothing", n)
+	}
+	if diff := cmp.Diff(want, some, cmpopts.EquateNaNs()); diff != "" {
+		t.Errorf("first 100 requests (-want +got):\n%s", diff)
+	}
+	p.Requests = -1
+	if _, err := FromTrace(jobs, p, 9); err == nil || !strings.Contains(err.Error(), "requests") {
+		t.Errorf("requests -1: %v, want an error naming requests", err)
 	}
 }

@@ -41,6 +41,20 @@ func init() {
 		p.pred = PredictRunning
 		return p
 	})
+	// The placement reading (docs/reservations.md, "Where SRRM places a
+	// booking"): the paper inserts an admitted request into a candidate's
+	// reservation queue and does not say where in its window; the default
+	// takes the earliest gap, these book only at the window start.
+	policy.Register("srrm-r-et", "srrm-r booking only at the window start (no admission-time use of the flexibility)", func(policy.NodeSelector) engine.Policy {
+		p := New(SRRMRandom, 1)
+		p.atStart = true
+		return p
+	})
+	policy.Register("srrm-m-et", "srrm-m booking only at the window start (no admission-time use of the flexibility)", func(policy.NodeSelector) engine.Policy {
+		p := New(SRRMMinCost, 1)
+		p.atStart = true
+		return p
+	})
 }
 
 type resv struct {
@@ -50,7 +64,11 @@ type resv struct {
 	start    float64          // planned start (SRRM: at admission; DRRM: at binding)
 	waiting  bool             // bound, waiting for the task on its resource to end (DRRM delay)
 	preempts bool             // caused a preemption
-	failed   bool
+	// taskAtOpen: a task ran on the bound resource when the window (SRRM:
+	// the booked start) opened; with no preemption the reservation then
+	// waited for it to end within the slack.
+	taskAtOpen bool
+	failed     bool
 	// booked: an SRRM booking counted in bookedAt at its start, until its
 	// window opens or it fails.
 	booked bool
@@ -73,13 +91,16 @@ const (
 
 // Policy schedules tasks and reservations.
 type Policy struct {
-	mech  Mechanism
-	pred  Predictor
-	seed  uint64
-	g     *rrg.Graph
-	tasks [][]*engine.Job // FIFO of tasks per resource
-	held  [][]*resv       // reservations bound to each resource, waiting or running, by start
-	srrm  [][]*resv       // SRRM: reservations bound to each resource
+	mech Mechanism
+	pred Predictor
+	// atStart: SRRM books a request only at its window start et (the
+	// `-et` policies), not at the earliest gap in its window.
+	atStart bool
+	seed    uint64
+	g       *rrg.Graph
+	tasks   [][]*engine.Job // FIFO of tasks per resource
+	held    [][]*resv       // reservations bound to each resource, waiting or running, by start
+	srrm    [][]*resv       // SRRM: reservations bound to each resource
 	// bookedAt counts, per resource, the SRRM bookings not yet opened by
 	// their start time: a resource with a booking starting now is kept
 	// for it (no task is started there at that instant).
@@ -101,6 +122,15 @@ type Policy struct {
 	// non-reserved work left (none running, none queued): the set-up
 	// check of §3.1 (a task runs whenever a reservation starts).
 	idleStarts int
+	// waitedStarts: reservations that found a task running on their
+	// resource when they opened and waited for it to end within the slack
+	// (no preemption). freeStarts: reservations whose resource ran no task
+	// when they opened although tasks were queued there — another
+	// reservation had just held it (SRRM's earliest-gap bookings pack
+	// reservations back to back) — so they started without preempting.
+	// With preempting and idleStarts they split the admitted reservations
+	// that started (the start metrics of docs/reservations.md).
+	waitedStarts, freeStarts int
 	// pendingAtFailure counts the admitted reservations not yet ended
 	// when the first resource failed (−1: no failure).
 	pendingAtFailure, pendingOnFailed int
@@ -340,7 +370,11 @@ func (p *Policy) srrmChoose(v *engine.View, j *engine.Job) (int, float64, bool) 
 		if !v.NodeUp(res) || !(&rrg.Resource{Level: spec.Capability}).Serves(&rrg.Reservation{Level: j.Level, Exact: Exact(j)}) {
 			continue
 		}
-		start, ok := earliestGap(p.srrm[res], j.WindowStart, j.WindowEnd, j.Runtime)
+		lt := j.WindowEnd
+		if p.atStart {
+			lt = min(lt, j.WindowStart+j.Runtime)
+		}
+		start, ok := earliestGap(p.srrm[res], j.WindowStart, lt, j.Runtime)
 		if !ok {
 			continue
 		}
@@ -560,6 +594,7 @@ func (p *Policy) open(v *engine.View, r *resv) {
 			r.start = s
 		}
 	}
+	r.taskAtOpen = p.runningTask(v, r.res) != nil
 	p.held[r.res] = append(p.held[r.res], r)
 	sort.SliceStable(p.held[r.res], func(a, b int) bool { return p.held[r.res][a].start < p.held[r.res][b].start })
 	r.waiting = true
@@ -632,8 +667,14 @@ func (p *Policy) Schedule(v *engine.View, plan *engine.Plan) {
 				idle := p.runningTask(v, res) == nil && len(p.tasks[res]) == 0
 				if plan.Start(r.job, engine.Alloc{{First: int32(res), Count: 1, PEs: 1}}) == nil {
 					r.waiting = false
-					if idle {
+					switch {
+					case idle:
 						p.idleStarts++
+					case r.preempts:
+					case r.taskAtOpen:
+						p.waitedStarts++
+					default:
+						p.freeStarts++
 					}
 				}
 			}
@@ -678,6 +719,8 @@ func (p *Policy) Extra() map[string]float64 {
 		m["pp_zero"] = float64(p.zeroPreempting) / float64(p.admitted)
 		m["eta"] = float64(p.failedN) / float64(p.admitted)
 		m["idle_start"] = float64(p.idleStarts) / float64(p.admitted)
+		m["start_waited"] = float64(p.waitedStarts) / float64(p.admitted)
+		m["start_free"] = float64(p.freeStarts) / float64(p.admitted)
 	}
 	if p.pendingAtFailure >= 0 {
 		m["failed"] = float64(p.failedN)

@@ -1,6 +1,7 @@
 package reservation
 
 import (
+	"fmt"
 	"math"
 	"sort"
 	"testing"
@@ -321,6 +322,9 @@ func TestNoZeroAgePreemptions(t *testing.T) {
 				if x["pp_zero"] != 0 {
 					t.Errorf("%d resources, %v, seed %d: %.3f of admitted reservations preempted a task that ran 0 s (pp %.3f)", n, mech, seed, x["pp_zero"], x["pp"])
 				}
+				if sum := x["pp"] + x["start_free"] + x["start_waited"] + x["idle_start"]; math.Abs(sum-1) > 1e-9 {
+					t.Errorf("%d resources, %v, seed %d: the four start kinds sum to %g of the admitted, want 1 (%v)", n, mech, seed, sum, x)
+				}
 				if !(x["pp"] > 0) || !(x["admitted"] > 0) {
 					t.Errorf("%d resources, %v, seed %d: no preemption at all (%v): the case tests nothing", n, mech, seed, x)
 				}
@@ -350,6 +354,58 @@ func TestFailureCountsRunningVictim(t *testing.T) {
 		ex := pol.Extra()
 		if ex["failed"] != 1 || ex["pending_at_failure"] != 1 || ex["pending_on_failed"] != 1 || ex["failure_time"] != 5 {
 			t.Errorf("%s: %v, want 1 failed, 1 pending at the failure, on the failed resource, at 5", m, ex)
+		}
+	}
+}
+
+// TestStartClassification (seed 000 §3.1; the start metrics of
+// docs/reservations.md): every admitted reservation that starts is
+// counted once, as a preemption (pp), a wait for a task that ends within
+// the slack (start_waited), a start on a resource another reservation kept
+// free (start_free) or an idle start. One resource; tasks of 3 s and
+// 100 s queued at 0; requests submitted at 0 for [2, 7], [7, 12], [13, 20]
+// and [30, 35], each lasting 5 s. SRRM books them at 2, 7 (back to back:
+// the earliest gap), 13 and 30: the first preempts the 3 s task (it would
+// end at 3, after the slack), the second starts at 7 as the first ends
+// (free), the third finds the restarted 3 s task ending at 15 = lt − dur
+// and waits for it, the fourth preempts the 100 s task.
+func TestStartClassification(t *testing.T) {
+	p := model.Uniform("r", 1, 1)
+	p.Nodes[0].Capability, p.Nodes[0].Cost = 1, 1
+	task := func(id int64, rt float64) model.Job {
+		j := model.NewJob(id, 0, rt, 1)
+		j.Estimate, j.Queue, j.Site = rt, gen.TypeTask, 0
+		return j
+	}
+	resv := func(id int64, et, lt float64) model.Job {
+		r := model.NewJob(id, 0, 5, 1)
+		r.Queue, r.WindowStart, r.WindowEnd, r.Level, r.Estimate = gen.TypeReservation, et, lt, 1, 5
+		return r
+	}
+	jobs := []model.Job{task(1, 3), task(2, 100), resv(3, 2, 7), resv(4, 7, 12), resv(5, 13, 20), resv(6, 30, 35)}
+	for _, m := range []Mechanism{SRRMRandom, SRRMMinCost, DRRM} {
+		pol := New(m, 1)
+		e := engine.New(p, jobs, pol, engine.Options{})
+		if err := e.Run(); err != nil {
+			t.Fatal(err)
+		}
+		ex := pol.Extra()
+		t.Logf("%s: %v", m, ex)
+		starts := []float64{}
+		for _, j := range e.Jobs()[2:] {
+			starts = append(starts, j.Start)
+		}
+		if sum := ex["pp"] + ex["start_free"] + ex["start_waited"] + ex["idle_start"]; sum != 1 {
+			t.Errorf("%s: the four start kinds sum to %g of the admitted reservations, want 1 (%v)", m, sum, ex)
+		}
+		if m == DRRM {
+			continue
+		}
+		if ex["admitted"] != 4 || ex["pp"] != 0.5 || ex["start_free"] != 0.25 || ex["start_waited"] != 0.25 || ex["idle_start"] != 0 || ex["pp_zero"] != 0 {
+			t.Errorf("%s: %v (starts %v), want 4 admitted: pp 0.5, start_free 0.25, start_waited 0.25, idle_start 0", m, ex, starts)
+		}
+		if want := []float64{2, 7, 15, 30}; fmt.Sprint(starts) != fmt.Sprint(want) {
+			t.Errorf("%s: starts %v, want %v", m, starts, want)
 		}
 	}
 }

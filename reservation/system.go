@@ -37,7 +37,7 @@ func init() {
 			}
 			return &p, nil
 		},
-		Policies: []system.Policy{{Name: "drrm"}, {Name: "srrm-r"}, {Name: "srrm-m"}, {Name: "srrm-m-running"}},
+		Policies: []system.Policy{{Name: "drrm"}, {Name: "srrm-r"}, {Name: "srrm-m"}, {Name: "srrm-m-running"}, {Name: "srrm-r-et"}, {Name: "srrm-m-et"}},
 		Metrics: []system.Metric{
 			{Key: "ap", Name: "admission rate AP", Unit: "fraction of requests", Min: 0, Max: 1},
 			{Key: "pp", Name: "preemption rate PP", Unit: "fraction of admitted", LowerIsBetter: true, Min: 0, Max: 1},
@@ -45,6 +45,8 @@ func init() {
 			{Key: "tpc", Name: "preemption cost TPC", Unit: "cost units", LowerIsBetter: true, Min: 0, Max: nan},
 			{Key: "eta", Name: "failure rate η", Unit: "fraction of admitted", LowerIsBetter: true, Min: 0, Max: 1},
 			{Key: "idle_start", Name: "reservations starting on an idle resource", Unit: "fraction of admitted", Min: 0, Max: 1},
+			{Key: "start_waited", Name: "reservations that waited for a task instead of preempting", Unit: "fraction of admitted", Min: 0, Max: 1},
+			{Key: "start_free", Name: "reservations starting where a reservation kept the resource free", Unit: "fraction of admitted", Min: 0, Max: 1},
 			{Key: "task_busy", Name: "resources busy with tasks at a request", Unit: "fraction", Min: 0, Max: 1},
 			{Key: "failed", Name: "failed reservations", Unit: "count", LowerIsBetter: true, Min: 0, Max: nan},
 			{Key: "pending_at_failure", Name: "reservations pending at the failure", Unit: "count", Min: 0, Max: nan},

@@ -14,7 +14,8 @@ against its mean run time R = response - wait: scarce (W >= R), ample
 
   scripts/paired.py results/X/runs.csv --list makespan,mean_response
 
-lists every configuration's means ± 95% CI half-widths instead.
+lists every configuration's means ± 95% CI half-widths instead (with
+--regime, each configuration's regime too).
 
 Prints a Markdown table. Standard library only.
 """
@@ -56,6 +57,17 @@ def fmt(x):
     return "%.3f" % x
 
 
+def regime(rs):
+    """scarce (mean wait W >= mean run time R = response - wait), ample
+    (W <= 0.05 R) or between, from the runs' means."""
+    wait, _ = ci([float(r["mean_wait"]) for r in rs if r.get("mean_wait", "") != ""])
+    resp, _ = ci([float(r["mean_response"]) for r in rs if r.get("mean_response", "") != ""])
+    run = resp - wait
+    if math.isnan(wait) or math.isnan(run):
+        return "–"
+    return "scarce" if wait >= run else ("ample" if wait <= 0.05 * run else "between")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("runs")
@@ -77,8 +89,9 @@ def main():
     params = cols[cols.index("config_id") + 1:cols.index("replication")]
     if a.list:
         ms = a.list.split(",")
-        print("| " + " | ".join(params + ms) + " |")
-        print("|" + "---|" * (len(params) + len(ms)))
+        extra = ["regime"] if a.regime else []
+        print("| " + " | ".join(params + ms + extra) + " |")
+        print("|" + "---|" * (len(params) + len(ms) + len(extra)))
         seen = {}
         for r in rows:
             seen.setdefault(r["config_id"], []).append(r)
@@ -87,6 +100,8 @@ def main():
             for m in ms:
                 mean, hw = ci([float(r[m]) for r in rs if r[m] != ""])
                 cells.append("%s ± %s" % (fmt(mean), fmt(hw)))
+            if a.regime:
+                cells.append(regime([r for r in rs]))
             print("| " + " | ".join(cells) + " |")
         print("\n(n = %d replications per configuration; ± = 95%% CI half-width)" % len(rs))
         return
@@ -143,9 +158,7 @@ def main():
         if a.regime:
             wait, _ = ci([num(w[k], "mean_wait") for k in reps])
             resp, _ = ci([num(w[k], "mean_response") for k in reps])
-            run = resp - wait
-            reg = "scarce" if wait >= run else ("ample" if wait <= 0.05 * run else "between")
-            line += [fmt(wait), fmt(resp), reg]
+            line += [fmt(wait), fmt(resp), regime([w[k] for k in reps])]
         line += ["%s ± %s" % (fmt(mw), fmt(hw)), "%s ± %s" % (fmt(mb), fmt(hb)),
                  "%+.2f%% ± %.2f%%" % (100 * mr, 100 * hr) if not math.isnan(hr) else "%+.2f%%" % (100 * mr), point]
         print("| " + " | ".join(line) + " |")
