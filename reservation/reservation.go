@@ -45,6 +45,11 @@ func init() {
 	// booking"): the paper inserts an admitted request into a candidate's
 	// reservation queue and does not say where in its window; the default
 	// takes the earliest gap, these book only at the window start.
+	policy.Register("srrm-m-qlen", "srrm-m predicting from the running task's remaining time and the queue's length (each queued task at the mean expected runtime): no per-task foresight", func(policy.NodeSelector) engine.Policy {
+		p := New(SRRMMinCost, 1)
+		p.pred = PredictQueueLength
+		return p
+	})
 	policy.Register("srrm-r-et", "srrm-r booking only at the window start (no admission-time use of the flexibility)", func(policy.NodeSelector) engine.Policy {
 		p := New(SRRMRandom, 1)
 		p.atStart = true
@@ -87,6 +92,13 @@ const (
 	PredictQueue Predictor = iota
 	// PredictRunning looks only at the task running at admission.
 	PredictRunning
+	// PredictQueueLength knows what [15] of the paper predicts from: the
+	// running task's remaining time and the queue's *length*; each queued
+	// task is taken at the mean expected runtime of the tasks submitted so
+	// far (a prediction model that cannot "准确预测每个作业的期望执行时间",
+	// predict each job's expected run time, §1), laid out as in
+	// PredictQueue.
+	PredictQueueLength
 )
 
 // Policy schedules tasks and reservations.
@@ -141,6 +153,10 @@ type Policy struct {
 	// load over the request period; 1 when reservations hold them all).
 	busySum  float64
 	failedAt float64
+	// taskEstSum, taskN: the expected runtimes of the tasks submitted so
+	// far (PredictQueueLength's mean).
+	taskEstSum float64
+	taskN      int
 }
 
 // New returns a reservation policy; seed drives r_schedule's choices.
@@ -188,6 +204,8 @@ func (p *Policy) Notify(v *engine.View, n engine.Notice) {
 				p.rr++
 			}
 			p.tasks[r] = append(p.tasks[r], j)
+			p.taskEstSum += j.Est
+			p.taskN++
 			return
 		}
 		p.requests++
@@ -481,6 +499,9 @@ func (p *Policy) predictQueue(v *engine.View, res int, start float64, j *engine.
 				return 0 // no work left: idle at start
 			}
 			curEst, curStart, have = queue[qi].Est, t, true
+			if p.pred == PredictQueueLength {
+				curEst = p.taskEstSum / float64(p.taskN)
+			}
 			qi++
 		}
 		end := curStart + curEst

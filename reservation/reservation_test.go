@@ -409,3 +409,46 @@ func TestStartClassification(t *testing.T) {
 		}
 	}
 }
+
+// TestPredictQueueLength (seed 000 §3.1 m_schedule; [15]'s predictor
+// from the running task's remaining time and the queue's length): on
+// resource 0 a task of 12 s runs, then tasks of 3, 3, 3 and 100 s are
+// queued; on resource 1 a 15 s task, then 100 s. A request for [20, 26]
+// lasting 5 s. Knowing every runtime (srrm-m) sees the 3 s task started
+// at 18 end at 21 = lt − dur on resource 0 (cost 0: the reservation
+// waits for it); knowing only the queue's length, each queued task is
+// the mean of the submitted tasks (236/7 ≈ 33.7 s), so resource 0's next
+// task is predicted to run from 12 past 20 (cost 8) and resource 1 (cost
+// 5) is chosen, where the 100 s task started at 15 is preempted.
+func TestPredictQueueLength(t *testing.T) {
+	p := model.Uniform("r", 2, 1)
+	for i := range p.Nodes {
+		p.Nodes[i].Capability, p.Nodes[i].Cost = 1, 1
+	}
+	task := func(id int64, site int, rt float64) model.Job {
+		j := model.NewJob(id, 0, rt, 1)
+		j.Estimate, j.Queue, j.Site = rt, gen.TypeTask, site
+		return j
+	}
+	r := model.NewJob(8, 1, 5, 1)
+	r.Queue, r.WindowStart, r.WindowEnd, r.Level, r.Estimate = gen.TypeReservation, 20, 26, 1, 5
+	jobs := []model.Job{task(1, 0, 12), task(2, 1, 15), task(3, 0, 3), task(4, 0, 3), task(5, 0, 3), task(6, 0, 100), task(7, 1, 100), r}
+	for _, c := range []struct {
+		pred  Predictor
+		res   string
+		start float64
+		tpc   float64
+	}{{PredictQueue, "0", 21, 0}, {PredictQueueLength, "1", 20, 5}} {
+		pol := New(SRRMMinCost, 1)
+		pol.pred = c.pred
+		e := engine.New(p, jobs, pol, engine.Options{})
+		if err := e.Run(); err != nil {
+			t.Fatal(err)
+		}
+		j := e.Jobs()[7]
+		ex := pol.Extra()
+		if j.State != engine.Completed || j.Alloc.String() != c.res || j.Start != c.start || ex["tpc"] != c.tpc {
+			t.Errorf("predictor %d: reservation %s on %q at %g, %v; want resource %s at %g, TPC %g", c.pred, j.State, j.Alloc, j.Start, ex, c.res, c.start, c.tpc)
+		}
+	}
+}

@@ -37,7 +37,7 @@ func init() {
 			}
 			return &p, nil
 		},
-		Policies: []system.Policy{{Name: "drrm"}, {Name: "srrm-r"}, {Name: "srrm-m"}, {Name: "srrm-m-running"}, {Name: "srrm-r-et"}, {Name: "srrm-m-et"}},
+		Policies: []system.Policy{{Name: "drrm"}, {Name: "srrm-r"}, {Name: "srrm-m"}, {Name: "srrm-m-running"}, {Name: "srrm-m-qlen"}, {Name: "srrm-r-et"}, {Name: "srrm-m-et"}},
 		Metrics: []system.Metric{
 			{Key: "ap", Name: "admission rate AP", Unit: "fraction of requests", Min: 0, Max: 1},
 			{Key: "pp", Name: "preemption rate PP", Unit: "fraction of admitted", LowerIsBetter: true, Min: 0, Max: 1},
