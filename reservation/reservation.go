@@ -73,7 +73,13 @@ type resv struct {
 	// the booked start) opened; with no preemption the reservation then
 	// waited for it to end within the slack.
 	taskAtOpen bool
-	failed     bool
+	// waitFrom: an SRRM reservation that opened and waits for the task
+	// on its resource to end within the slack holds the resource from
+	// its opening (waitFrom) to its put-off end, so that no booking made
+	// later lands in between (it would preempt the task waited for and
+	// leave the resource idle until the put-off start). NaN otherwise.
+	waitFrom float64
+	failed   bool
 	// booked: an SRRM booking counted in bookedAt at its start, until its
 	// window opens or it fails.
 	booked bool
@@ -337,7 +343,7 @@ func (p *Policy) option(v *engine.View, r *resv, res int) rrg.Option {
 
 // admit runs the admission test of the mechanism.
 func (p *Policy) admit(v *engine.View, j *engine.Job) {
-	r := &resv{job: j, res: -1}
+	r := &resv{job: j, res: -1, waitFrom: math.NaN()}
 	et, lt, dur := j.WindowStart, j.WindowEnd, j.Runtime
 	if p.mech == DRRM {
 		r.q = &rrg.Reservation{ID: int(j.Index), ET: et, LT: lt, Dur: dur, Level: j.Level, Exact: Exact(j)}
@@ -456,6 +462,8 @@ func (p *Policy) predictQueue(v *engine.View, res int, start float64, j *engine.
 		if r.failed || r.job.State.Terminal() {
 			continue
 		}
+		// the reservation's own interval (a waiting one's task runs until
+		// its put-off start, which the layout below sees as the task)
 		a := r.start
 		if r.job.State == engine.Running {
 			a = r.job.Start
@@ -530,6 +538,21 @@ func (p *Policy) predictQueue(v *engine.View, res int, start float64, j *engine.
 	return 0
 }
 
+// hold is the interval [a, b) for which the reservation holds its
+// resource: [start, start + duration) (a running one: from when it
+// started), and for an SRRM reservation waiting for a task, from its
+// opening (waitFrom) to its put-off end.
+func (r *resv) hold() (a, b float64) {
+	if r.job.State == engine.Running {
+		return r.job.Start, r.job.Start + r.job.Runtime
+	}
+	a, b = r.start, r.start+r.job.Runtime
+	if r.waitFrom < a {
+		a = r.waitFrom
+	}
+	return a, b
+}
+
 // earliestGap is the earliest start s in [et, lt − dur] such that [s,
 // s + dur) overlaps no reservation bound to the resource.
 func earliestGap(bound []*resv, et, lt, dur float64) (float64, bool) {
@@ -539,11 +562,8 @@ func earliestGap(bound []*resv, et, lt, dur float64) (float64, bool) {
 		if r.failed || r.job.State.Terminal() {
 			continue
 		}
-		a := r.start
-		if r.job.State == engine.Running {
-			a = r.job.Start
-		}
-		ivs = append(ivs, iv{a, a + r.job.Runtime})
+		a, b := r.hold()
+		ivs = append(ivs, iv{a, b})
 	}
 	sort.Slice(ivs, func(i, j int) bool { return ivs[i].a < ivs[j].a })
 	s := et
@@ -600,19 +620,26 @@ func (p *Policy) open(v *engine.View, r *resv) {
 	} else {
 		// SRRM keeps its resource but, like DRRM, uses its slack: if the
 		// task running there ends in time and no other booking on the
-		// resource is in the way, it waits instead of preempting.
+		// resource is in the way — from now until the put-off end, not
+		// only from the task's end (a booking in between would preempt
+		// the task waited for and then leave the resource idle until the
+		// put-off start: issue 15, task_busy 0.86 on OSC) — it waits
+		// instead of preempting.
 		var others []*resv
 		for _, x := range p.srrm[r.res] {
 			if x != r {
 				others = append(others, x)
 			}
 		}
-		free := v.Now()
+		now := v.Now()
+		free := now
 		if t := p.runningTask(v, r.res); t != nil {
 			free = max(free, t.Start+t.Est)
 		}
-		if s, ok := earliestGap(others, free, r.job.WindowEnd, r.job.Runtime); ok && s == free {
-			r.start = s
+		span := free + r.job.Runtime - now
+		if s, ok := earliestGap(others, now, now+span, span); ok && s == now && free+r.job.Runtime <= r.job.WindowEnd {
+			r.start = free
+			r.waitFrom = now
 		}
 	}
 	r.taskAtOpen = p.runningTask(v, r.res) != nil

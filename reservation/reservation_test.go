@@ -452,3 +452,71 @@ func TestPredictQueueLength(t *testing.T) {
 		}
 	}
 }
+
+// TestSRRMWaitLeavesNoIdleGap (seed 000 §3.1; found for issue 15: SRRM_r's
+// task_busy 0.86 on OSC at flexibility 0.9): an SRRM reservation may wait
+// for the running task to end within its slack only if no other booking
+// on the resource lies between now and its put-off end. One resource, a
+// 100 s task; A booked at [10, 15) of its window [10, 200], B at [50, 55).
+// When A opens at 10 the task would end at 100, but B's booking comes
+// first and would preempt the task A waits for, and the resource would
+// then idle from 55 to 100 with the task queued. A must preempt at 10
+// instead; the task restarts at 15, is preempted by B at 50, restarts at
+// 55 and ends at 155: no idle time while it is queued.
+func TestSRRMWaitLeavesNoIdleGap(t *testing.T) {
+	p := model.Uniform("r", 1, 1)
+	p.Nodes[0].Capability, p.Nodes[0].Cost = 1, 1
+	tk := model.NewJob(1, 0, 100, 1)
+	tk.Estimate, tk.Queue, tk.Site = 100, gen.TypeTask, 0
+	resv := func(id int64, submit, et, lt float64) model.Job {
+		r := model.NewJob(id, submit, 5, 1)
+		r.Queue, r.WindowStart, r.WindowEnd, r.Level, r.Estimate = gen.TypeReservation, et, lt, 1, 5
+		return r
+	}
+	for _, m := range []Mechanism{SRRMRandom, SRRMMinCost} {
+		pol := New(m, 1)
+		e := engine.New(p, []model.Job{tk, resv(2, 0, 10, 200), resv(3, 1, 50, 55)}, pol, engine.Options{})
+		if err := e.Run(); err != nil {
+			t.Fatal(err)
+		}
+		js := e.Jobs()
+		ex := pol.Extra()
+		if js[1].Start != 10 || js[2].Start != 50 || js[0].Start != 55 || js[0].End != 155 || ex["tpc"] != 45 || ex["pp"] != 1 {
+			t.Errorf("%s: A at %g, B at %g, the task's last run [%g, %g], %v; want A at 10, B at 50, the task [55, 155], TPC 10 + 35, PP 1",
+				m, js[1].Start, js[2].Start, js[0].Start, js[0].End, ex)
+		}
+	}
+}
+
+// TestSRRMWaitHoldsTheResource (seed 000 §3.1; issue 15, the second half
+// of the OSC idle gaps): once an SRRM reservation waits for the running
+// task, it holds its resource until its put-off end, so a request made
+// later cannot be booked in between. One resource, a 100 s task; A for
+// [10, 200] (5 s) opens at 10 and waits for the task to end at 100; B,
+// submitted at 20 for [50, 60] (5 s), finds no gap and is refused.
+// Before, B was booked at 50, preempted the task A waited for, and the
+// resource idled from 55 to 100.
+func TestSRRMWaitHoldsTheResource(t *testing.T) {
+	p := model.Uniform("r", 1, 1)
+	p.Nodes[0].Capability, p.Nodes[0].Cost = 1, 1
+	tk := model.NewJob(1, 0, 100, 1)
+	tk.Estimate, tk.Queue, tk.Site = 100, gen.TypeTask, 0
+	resv := func(id int64, submit, et, lt float64) model.Job {
+		r := model.NewJob(id, submit, 5, 1)
+		r.Queue, r.WindowStart, r.WindowEnd, r.Level, r.Estimate = gen.TypeReservation, et, lt, 1, 5
+		return r
+	}
+	for _, m := range []Mechanism{SRRMRandom, SRRMMinCost} {
+		pol := New(m, 1)
+		e := engine.New(p, []model.Job{tk, resv(2, 0, 10, 200), resv(3, 20, 50, 60)}, pol, engine.Options{})
+		if err := e.Run(); err != nil {
+			t.Fatal(err)
+		}
+		js := e.Jobs()
+		ex := pol.Extra()
+		if js[1].Start != 100 || js[2].State != engine.Dropped || js[0].Start != 0 || js[0].End != 100 || ex["tpc"] != 0 || ex["admitted"] != 1 || ex["task_busy"] != 1 {
+			t.Errorf("%s: A at %g, B %s, the task [%g, %g], %v; want A at 100 (it waited), B refused, the task [0, 100], TPC 0, task_busy 1",
+				m, js[1].Start, js[2].State, js[0].Start, js[0].End, ex)
+		}
+	}
+}
