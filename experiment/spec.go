@@ -486,7 +486,7 @@ func (s *Spec) validate(sc *yamlx.Schema) []error {
 		const most = 5
 		failed := 0
 		groups := map[string]bool{}
-		for _, c := range s.Configs() {
+		for c := range s.ConfigSeq() {
 			var key []string
 			for _, p := range c.Params {
 				if !plainParam(p.Key) {
