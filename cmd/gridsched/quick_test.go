@@ -67,7 +67,6 @@ func quickReproduction(t *testing.T) (out, res string) {
 	return quick.out, quick.res
 }
 
-
 // cliEnv set to 1 makes the test binary run as gridsched itself (its
 // arguments are the command line): tests that need a separate process
 // (kills) start this binary instead of building one.
