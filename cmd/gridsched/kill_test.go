@@ -17,7 +17,7 @@ const killSpec = `name: kill-test
 workload:
   model: lublin
   params: {nodes: 64}
-  jobs: 40000
+  jobs: 10000
 platform: {nodes: 64}
 policies: [fcfs, easy, conservative]
 grid:

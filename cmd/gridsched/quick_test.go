@@ -24,16 +24,34 @@ var quick struct {
 // reproduction: every configuration stays (so every figure, x value,
 // series, claim and paper reference of the quick reproduction is still
 // there to check), while each run simulates less — a quarter of the
-// jobs (at least 100) or trace records (at least 500) and at most two
-// replications (two still give the CI bars). It cuts the reproduction's
-// CPU time about threefold (issue 18).
+// jobs (at least 50, also where a grid or zip varies them), a quarter of
+// the trace records (at least 300; whole traces are cut to their first
+// 300), the OSC trace's first 9,000 jobs for its reservation workloads,
+// and at most two replications (two still give the CI bars). It cuts
+// the reproduction's CPU time about threefold (issue 18).
 func shrink(s *experiment.Spec) {
+	quarter := func(n int) int { return max(n/4, min(n, 50)) }
 	w := &s.Workload
 	if w.Jobs > 0 {
-		w.Jobs = max(min(w.Jobs, 100), w.Jobs/4)
+		w.Jobs = quarter(w.Jobs)
+	} else if w.Model == "trace-reservations" {
+		w.Jobs = 9000
 	}
+	for _, axis := range []map[string][]any{s.Grid, s.Zip} {
+		for i, v := range axis["workload.jobs"] {
+			switch n := v.(type) {
+			case int:
+				axis["workload.jobs"][i] = quarter(n)
+			case uint64:
+				axis["workload.jobs"][i] = uint64(quarter(int(n)))
+			}
+		}
+	}
+	trace := w.Trace != "" || s.Grid["workload.trace"] != nil || s.Zip["workload.trace"] != nil
 	if w.First > 0 {
-		w.First = max(min(w.First, 500), w.First/4)
+		w.First = max(w.First/4, min(w.First, 300))
+	} else if trace && s.Grid["workload.first"] == nil && s.Zip["workload.first"] == nil {
+		w.First = 300
 	}
 	r := &s.Replications
 	if r.Adaptive() {
@@ -57,14 +75,21 @@ func quickReproduction(t *testing.T) (out, res string) {
 		wd, _ := os.Getwd()
 		os.Chdir(root)
 		defer os.Chdir(wd)
-		testSpecHook = shrink
-		defer func() { testSpecHook = nil }()
-		quick.res, quick.err = run("reproduce", "--quick", "--quiet", "--out", quick.out)
+		quick.res, quick.err = runShrunk("reproduce", "--quick", "--quiet", "--out", quick.out)
 	})
 	if quick.err != nil {
 		t.Fatal(quick.err)
 	}
 	return quick.out, quick.res
+}
+
+// runShrunk is run with shrink applied to the built-in specs that
+// reproduce runs (as in the shared reproduction, whose stores hold the
+// shrunk specs).
+func runShrunk(args ...string) (string, error) {
+	testSpecHook = shrink
+	defer func() { testSpecHook = nil }()
+	return run(args...)
 }
 
 // cliEnv set to 1 makes the test binary run as gridsched itself (its
