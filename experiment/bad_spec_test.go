@@ -21,9 +21,9 @@ func TestSpecRefusesBadInput(t *testing.T) {
 		big.WriteString("  workload.params.k" + string(rune('a'+i)) + ": [1,2,3,4,5,6,7,8,9,10]\n")
 	}
 	for _, c := range []struct{ name, edit, want string }{
-		{"tag on policies", "policies: !foo bar\n", "spec.yaml:10:11: YAML tag !foo is not accepted here"},
-		{"tag in grid", "grid:\n  policy: !x foo\n", "spec.yaml:12:11: YAML tag !x is not accepted here"},
-		{"str tag", "seed: !!str 4\n", "spec.yaml:10:7: YAML tag !!str is not accepted here"},
+		{"tag on policies", "policies: !foo bar\n", "spec.yaml:10:11: policies: YAML tag !foo is not accepted here"},
+		{"tag in grid", "grid:\n  policy: !x foo\n", "spec.yaml:12:11: grid.policy: YAML tag !x is not accepted here"},
+		{"str tag", "seed: !!str 4\n", "spec.yaml:10:7: seed: YAML tag !!str is not accepted here"},
 		{"alias bomb", bomb, "the document expands to more than 100000 values"},
 		{"undefined alias", "policies: *nope\n", "spec.yaml:10:11: alias *nope refers to no anchor"},
 		{"jobs 1e9", "workload: {model: lublin, params: {nodes: 32}, jobs: 1000000000}\n", "spec.yaml:7:54: workload.jobs: 1000000000 jobs is over the limit of 10000000 (raise it with --max-jobs)"},
@@ -227,5 +227,107 @@ metrics: [mean_wait]
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("missing %q in:\n%v", want, err)
 		}
+	}
+}
+
+// TestTagsAndWrongSectionsWithOtherErrors (issue 18, item 4): a YAML tag
+// and a whole section of the wrong type are reported together with the
+// spec's other schema and semantic errors, each at its line and column,
+// and a section of the wrong type brings none of its consequences (an
+// empty grid would make plot.x "not a grid parameter", a missing
+// hierarchy would make grid-stat "need a hierarchy section", an empty
+// replications would ask for adaptive min/max).
+func TestTagsAndWrongSectionsWithOtherErrors(t *testing.T) {
+	// Every case adds its lines at line 9 on; the base has two real
+	// errors: an unknown policy (4:18) and overrun (5:10).
+	base := "name: t\n" +
+		"workload: {model: lublin, params: {nodes: 32}, jobs: 150}\n" +
+		"platform: {nodes: 32}\n" +
+		"policies: [fcfs, eazy]\n" +
+		"overrun: sometimes\n" +
+		"seed: 4\n" +
+		"metrics: [mean_wait]\n" +
+		"plot: {x: workload.jobs}\n"
+	const grid = "grid:\n  workload.jobs: [100, 200]\n"
+	const reps = "replications: {count: 3}\n"
+	always := []string{
+		`spec.yaml:4:18: policies[1]: unknown policy "eazy"`,
+		`spec.yaml:5:10: overrun: want kill or extend, got "sometimes"`,
+	}
+	for _, c := range []struct {
+		name, lines string
+		want        []string // besides always
+		not         []string
+	}{
+		{"tag on a scalar", "seed2: 1\n" + grid + "replications: {count: !!str 3}\n",
+			[]string{`spec.yaml:9:1: seed2: unknown key "seed2"`, `spec.yaml:12:23: replications.count: YAML tag !!str is not accepted here`},
+			[]string{"replications.min"}},
+		{"tag on a list key", grid + reps + "metrics2: !foo bar\nclaims: !x [a]\n",
+			[]string{`spec.yaml:12:1: metrics2: unknown key`, `spec.yaml:13:9: claims: YAML tag !x is not accepted here`},
+			[]string{"metrics2: YAML tag"}},
+		{"tag in a grid value", "grid:\n  workload.jobs: [100, !!int 200]\n" + reps + "sed: 1\n",
+			[]string{`spec.yaml:10:24: grid.workload.jobs[1]: YAML tag !!int is not accepted here`, `spec.yaml:12:1: sed: unknown key`},
+			nil},
+		{"tag on a section", grid + reps + "hierarchy: !t {tree: paper109}\n",
+			[]string{`spec.yaml:12:12: hierarchy: YAML tag !t is not accepted here`},
+			nil},
+		{"replications: 5", grid + "replications: 5\n",
+			[]string{`spec.yaml:11:15: replications: want a mapping of keys, got integer 5`},
+			[]string{"replications.min", "replications.max", "rel_halfwidth", "replications.metric"}},
+		{"workload: [a]", grid + reps + "workload: [a]\n",
+			[]string{`spec.yaml:12:11: workload: want a mapping of keys, got a list`},
+			[]string{"give a trace or a model", "configuration"}},
+		{`grid: "x"`, reps + `grid: "x"` + "\n",
+			[]string{`spec.yaml:10:7: grid: want a mapping, got text "x"`},
+			[]string{"plot.x", "not a grid"}},
+		{"zip: 3", reps + "zip: 3\n",
+			[]string{`spec.yaml:10:6: zip: want a mapping, got integer 3`},
+			[]string{"plot.x", "not a grid"}},
+		{"hierarchy: x", grid + reps + "hierarchy: x\n",
+			[]string{`spec.yaml:12:12: hierarchy: want a mapping of keys, got text "x"`},
+			[]string{"needs a hierarchy section"}},
+		{"platform: [1]", grid + reps + "platform: [1]\n",
+			[]string{`spec.yaml:12:11: platform: want a mapping of keys, got a list`},
+			[]string{"configuration"}},
+		{"pairing: 5", grid + reps + "pairing: 5\nclaims: [{metric: cpe, trend: increasing}]\n",
+			[]string{`spec.yaml:12:10: pairing: want a mapping of keys, got integer 5`},
+			[]string{`claims[0]`, "pairing.base", "pairing.relative"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			doc, real := base, always
+			if strings.Contains(c.lines, "hierarchy:") {
+				// A policy that needs the hierarchy section.
+				doc = strings.Replace(doc, "policies: [fcfs, eazy]", "policies: [grid-stat, eazy]", 1)
+				real = []string{`spec.yaml:4:23: policies[1]: unknown policy "eazy"`, always[1]}
+			}
+			for _, k := range []string{"workload:", "platform:"} {
+				if strings.Contains(c.lines, "\n"+k) {
+					// Keep the line numbers: the base line becomes a comment.
+					doc = strings.Replace(doc, k, "# "+k, 1)
+				}
+			}
+			doc += c.lines
+			_, err := Parse("spec.yaml", []byte(doc), "")
+			if err == nil {
+				t.Fatalf("accepted:\n%s", doc)
+			}
+			msg := err.Error()
+			for _, want := range append(append([]string{}, real...), c.want...) {
+				if !strings.Contains(msg, want) {
+					t.Errorf("missing %q in:\n%s\nspec:\n%s", want, msg, doc)
+				}
+			}
+			for _, not := range c.not {
+				if strings.Contains(msg, not) {
+					t.Errorf("%q: a consequence, reported in:\n%s", not, msg)
+				}
+			}
+			// Each problem once.
+			for _, l := range strings.Split(msg, "\n") {
+				if strings.Count(msg, l) != 1 {
+					t.Errorf("reported twice: %s", l)
+				}
+			}
+		})
 	}
 }

@@ -4,10 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"iter"
 	"maps"
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -78,7 +80,31 @@ type dimension struct {
 // Configs expands the spec: the cartesian product of the grid keys (in
 // name order), the zipped lists (one axis) and the policy list (the
 // innermost axis, so a configuration's neighbours differ by policy).
+// ConfigSeq gives the same configurations one at a time.
 func (s *Spec) Configs() []Config {
+	return slices.Collect(s.ConfigSeq())
+}
+
+// ConfigSeq yields the configurations of Configs in order, each made when
+// it is reached (configuration i is decoded from i, mixed radix over the
+// axes, the last axis fastest): a large grid is never held whole.
+func (s *Spec) ConfigSeq() iter.Seq[Config] {
+	return func(yield func(Config) bool) {
+		n, ok := s.ConfigCount() // validation refuses more than MaxConfigs
+		if !ok {
+			return
+		}
+		dims := s.dimensions()
+		for i := 0; i < n; i++ {
+			if !yield(configAt(dims, i)) {
+				return
+			}
+		}
+	}
+}
+
+// dimensions are the axes of the expansion, outermost first.
+func (s *Spec) dimensions() []dimension {
 	var dims []dimension
 	for _, k := range sortedKeys(s.Grid) {
 		d := dimension{keys: []string{k}}
@@ -106,32 +132,31 @@ func (s *Spec) Configs() []Config {
 		}
 		dims = append(dims, d)
 	}
-	configs := []Config{{}}
-	for _, d := range dims {
-		var next []Config
-		for _, c := range configs {
-			for _, vals := range d.values {
-				n := Config{Params: append([]Param(nil), c.Params...)}
-				for k, key := range d.keys {
-					n.Params = append(n.Params, Param{Key: key, Value: vals[k]})
-				}
-				next = append(next, n)
-			}
-		}
-		configs = next
+	return dims
+}
+
+// configAt is configuration i of the expansion over dims.
+func configAt(dims []dimension, i int) Config {
+	pick := make([]int, len(dims))
+	rest := i
+	for d := len(dims) - 1; d >= 0; d-- {
+		pick[d] = rest % len(dims[d].values)
+		rest /= len(dims[d].values)
 	}
-	for i := range configs {
-		configs[i].Index = i
-		parts := make([]string, len(configs[i].Params))
-		for k, p := range configs[i].Params {
-			parts[k] = p.Key + "=" + FormatValue(p.Value)
-		}
-		configs[i].ID = strings.Join(parts, ",")
-		if configs[i].ID == "" {
-			configs[i].ID = "default"
+	c := Config{Index: i}
+	parts := make([]string, 0, len(dims))
+	for d, dim := range dims {
+		vals := dim.values[pick[d]]
+		for k, key := range dim.keys {
+			c.Params = append(c.Params, Param{Key: key, Value: vals[k]})
+			parts = append(parts, key+"="+FormatValue(vals[k]))
 		}
 	}
-	return configs
+	c.ID = strings.Join(parts, ",")
+	if c.ID == "" {
+		c.ID = "default"
+	}
+	return c
 }
 
 // RunConfig is what one configuration simulates.
@@ -340,7 +365,7 @@ func (s *Spec) CheckFiles() error {
 			errs = append(errs, err)
 		}
 	}
-	for _, c := range s.Configs() {
+	for c := range s.ConfigSeq() {
 		rc, err := c.Resolve(s)
 		if err != nil {
 			errs = append(errs, fmt.Errorf("configuration %s: %w", c.ID, err))

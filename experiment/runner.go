@@ -74,21 +74,23 @@ func Sweep(s *Spec, st *Store, o Options) (Summary, error) {
 	if o.Shard < 0 || o.Shard >= o.Shards {
 		return Summary{}, fmt.Errorf("shard %d of %d: want 0 <= shard < shards", o.Shard, o.Shards)
 	}
-	configs := s.Configs()
-	sum := Summary{Configs: len(configs)}
+	nConfigs, _ := s.ConfigCount()
+	sum := Summary{Configs: nConfigs}
 	done, err := st.Done()
 	if err != nil {
 		return sum, err
 	}
 	cache := NewCache()
 	ex := &executor{s: s, st: st, o: o, cache: cache}
-	plan := Plan{Configs: len(configs), Shard: o.Shard, Shards: o.Shards}
+	plan := Plan{Configs: nConfigs, Shard: o.Shard, Shards: o.Shards}
 	if !s.Replications.Adaptive() {
+		// Configurations are made one at a time (ConfigSeq): only the
+		// runs still to do are held.
 		var todo []Run
 		i := 0
-		for c := range configs {
+		for c := range s.ConfigSeq() {
 			for rep := 0; rep < s.Replications.Count; rep++ {
-				r := s.NewRun(&configs[c], rep)
+				r := s.NewRun(&c, rep)
 				if i%o.Shards == o.Shard {
 					if done[r.Key] {
 						sum.AlreadyDone++
@@ -111,9 +113,9 @@ func Sweep(s *Spec, st *Store, o Options) (Summary, error) {
 	// Adaptive: configurations are sharded whole; replications are added
 	// in rounds, deciding only at the fixed checkpoints.
 	var mine []*Config
-	for c := range configs {
-		if c%o.Shards == o.Shard {
-			mine = append(mine, &configs[c])
+	for c := range s.ConfigSeq() {
+		if c.Index%o.Shards == o.Shard {
+			mine = append(mine, &c)
 		}
 	}
 	for {

@@ -226,9 +226,50 @@ func semanticToo(name string, schema *yamlx.Schema) []error {
 		if errors.As(e, &is) && (reported[is.Path] || schema.Replaced(is.Path) || is.Pos.Line == 0 && typoIn[parentPath(is.Path)]) {
 			continue
 		}
+		if followsFrom(schema, e) {
+			continue
+		}
 		out = append(out, e)
 	}
 	return append(out, s.fileErrors(schema)...)
+}
+
+// followsFrom reports whether e is a consequence of a whole section the
+// schema check found of the wrong type (read as empty): grid: "x" makes
+// plot.x "not a grid parameter"; pairing: 5 makes its metrics unknown to
+// claims; workload: [a] or platform: [1] make configurations fail to
+// build. The section's own error is the report.
+func followsFrom(schema *yamlx.Schema, e error) bool {
+	var is *yamlx.Issue
+	if !errors.As(e, &is) {
+		is = nil
+	}
+	for _, r := range schema.Issues {
+		var w *yamlx.Issue
+		if !errors.As(r, &w) || w.Kind != yamlx.WrongType {
+			continue
+		}
+		switch w.Path {
+		case "grid", "zip":
+			// What names grid or zip parameters, and the policy list
+			// that a grid's policy values may stand for.
+			if is != nil && (strings.HasPrefix(is.Path, "plot.") || is.Path == "plot" ||
+				strings.HasPrefix(is.Path, "references[") || is.Path == "policies") {
+				return true
+			}
+		case "pairing":
+			// The paired metrics' names.
+			if is != nil && strings.Contains(is.Msg, "unknown metric") {
+				return true
+			}
+		case "workload", "platform":
+			// Configurations built from an empty section.
+			if is == nil {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // parentPath is the dotted path of the mapping that holds path's key.
@@ -445,7 +486,7 @@ func (s *Spec) validate(sc *yamlx.Schema) []error {
 		const most = 5
 		failed := 0
 		groups := map[string]bool{}
-		for _, c := range s.Configs() {
+		for c := range s.ConfigSeq() {
 			var key []string
 			for _, p := range c.Params {
 				if !plainParam(p.Key) {

@@ -118,9 +118,12 @@ func Generate(name string, doc []byte, overrides []string, n int, seed uint64) (
 	return Take(g, n), nil
 }
 
-// Take returns the next n jobs of g.
+// Take returns the next n jobs of g. A finite model is asked for "all"
+// with a huge n: the slice then grows as jobs come (reserving room for a
+// million jobs up front cleared 190 MB per run of a trace-derived
+// workload of a few thousand jobs).
 func Take(g Generator, n int) []model.Job {
-	out := make([]model.Job, 0, min(n, 1<<20))
+	out := make([]model.Job, 0, min(n, 1<<12))
 	for i := 0; i < n; i++ {
 		j, ok := next(g)
 		if !ok {

@@ -187,6 +187,9 @@ type Policy struct {
 
 	forever []bool // managers that failed for good (no repair)
 
+	ends  [][]float64  // snapshotOf's scratch: busy processors' free times per leaf
+	queue [][2]float64 // and a leaf's queue (processors, duration)
+
 	// Tables is the grid manager's table per top-level manager (§2.2.1):
 	// as of the last report, its running jobs, throughput (jobs
 	// completed per second over the last period) and mean response delay
@@ -657,11 +660,32 @@ func (p *Policy) fresh(v *engine.View) ([]Indices, snapshot) {
 // only when withAvail (the reports carry them; the leaf managers' own
 // node choice does not need them).
 func (p *Policy) freshOf(v *engine.View, leaf int, withAvail bool) ([]Indices, snapshot) {
+	s := p.snapshotOf(v, leaf, withAvail)
+	idx := make([]Indices, len(p.t.Platform.Nodes))
+	for k := range p.t.Leaves {
+		if leaf < 0 || k == leaf {
+			s.indices(p, k, idx)
+		}
+	}
+	return idx, s
+}
+
+// snapshotOf is freshOf without the load indices (a report tick copies
+// the snapshot into the dispatcher's view and computes the indices there:
+// computing them here too cost a fifth of a hierarchical run). The
+// per-processor free times are gathered in scratch slices kept by the
+// policy (leafAvail copies them).
+func (p *Policy) snapshotOf(v *engine.View, leaf int, withAvail bool) snapshot {
 	now := v.Now()
 	nodes := p.t.Platform.Nodes
 	s := newSnapshot(len(nodes), len(p.t.Leaves))
-	idx := make([]Indices, len(nodes))
-	ends := make([][]float64, len(p.t.Leaves))
+	if len(p.ends) != len(p.t.Leaves) {
+		p.ends = make([][]float64, len(p.t.Leaves))
+	}
+	ends := p.ends
+	for k := range ends {
+		ends[k] = ends[k][:0]
+	}
 	for _, j := range v.Running() {
 		k := p.t.LeafOf[j.Alloc[0].First]
 		if leaf >= 0 && k != leaf {
@@ -692,7 +716,7 @@ func (p *Policy) freshOf(v *engine.View, leaf int, withAvail bool) ([]Indices, s
 				free += v.NodeFree(n)
 			}
 		}
-		var queue [][2]float64
+		queue := p.queue[:0]
 		for _, j := range p.leafQ[k] {
 			d := j.SchedEstimate() / l.Speed
 			if withAvail {
@@ -701,6 +725,7 @@ func (p *Policy) freshOf(v *engine.View, leaf int, withAvail bool) ([]Indices, s
 			s.qp[k] += float64(j.Procs)
 			s.qw[k] += float64(j.Procs) * d
 		}
+		p.queue = queue
 		if withAvail {
 			s.avail[k] = leafAvail(now, ends[k], free, queue)
 		}
@@ -718,9 +743,8 @@ func (p *Policy) freshOf(v *engine.View, leaf int, withAvail bool) ([]Indices, s
 				s.avail[k].book(m.job.Procs, m.due, m.job.SchedEstimate()/l.Speed)
 			}
 		}
-		s.indices(p, k, idx)
 	}
-	return idx, s
+	return s
 }
 
 // tick is a reporting instant: live managers report, then the monitor
@@ -732,7 +756,7 @@ func (p *Policy) tick(v *engine.View) {
 	}
 	p.lastTick = now
 	p.dirty = false
-	_, snap := p.fresh(v)
+	snap := p.snapshotOf(v, -1, true)
 	running := make([]int, len(p.t.Tops))
 	for _, j := range v.Running() {
 		running[p.t.Leaves[p.t.LeafOf[j.Alloc[0].First]].Top]++

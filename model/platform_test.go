@@ -37,8 +37,10 @@ func TestParsePlatformRefuses(t *testing.T) {
 		{"no groups", "name: x\n", `osc.yaml: platform has no node groups`},
 		{"empty file", "", `osc.yaml: the platform file is empty`},
 		{"blank file", "  \n\n", `osc.yaml: the platform file is empty`},
-		{"tag on list", "groups: !x foo\n", `osc.yaml:1:9: YAML tag !x is not accepted here`},
-		{"str tag", "groups:\n  - count: !!str 4\n", `osc.yaml:2:12: YAML tag !!str is not accepted here`},
+		{"tag on list", "groups: !x foo\n", `osc.yaml:1:9: groups: YAML tag !x is not accepted here`},
+		{"str tag", "groups:\n  - count: !!str 4\n", `osc.yaml:2:12: groups[0].count: YAML tag !!str is not accepted here`},
+		{"tag and nan", "groups:\n  - count: !!str 4\n    speed: .nan\n", `osc.yaml:2:12: groups[0].count: YAML tag !!str is not accepted here: write the value without a tag
+osc.yaml:3:12: groups[0].speed: want a finite number, got .nan`},
 		{"fraction count", "groups:\n  - count: 64.5\n", `osc.yaml:2:12: groups[0].count: want an integer, got float 64.5`},
 		{"nan speed", "groups:\n  - count: 2\n    speed: .nan\n", `osc.yaml:3:12: groups[0].speed: want a finite number, got .nan`},
 		{"inf delay", "groups:\n  - count: 2\n    delay: .inf\n", `osc.yaml:3:12: groups[0].delay: want a finite number, got .inf`},

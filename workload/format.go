@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gridsched/gridsched/internal/atomicfile"
 	"github.com/gridsched/gridsched/model"
 	"github.com/gridsched/gridsched/swf"
 )
@@ -221,33 +222,17 @@ func ToSWF(j *model.Job) swf.Record {
 }
 
 // WriteFile writes jobs to path in the format its name says, atomically
-// (temporary file, then rename).
+// (internal/atomicfile: a failed or killed write leaves no part of it).
 func WriteFile(path string, jobs []model.Job, header swf.Header) error {
-	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+"-*")
-	if err != nil {
-		return err
-	}
-	w := NewWriter(tmp, FormatOf(path), header)
-	for i := range jobs {
-		if err = w.Write(&jobs[i]); err != nil {
-			break
+	return atomicfile.Write(path, 0o644, func(f io.Writer) error {
+		w := NewWriter(f, FormatOf(path), header)
+		for i := range jobs {
+			if err := w.Write(&jobs[i]); err != nil {
+				return err
+			}
 		}
-	}
-	if err == nil {
-		err = w.Flush()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(tmp.Name(), 0o644)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	return os.Rename(tmp.Name(), path)
+		return w.Flush()
+	})
 }
 
 // Load reads a workload in any format (by file name), applying rules and

@@ -111,17 +111,15 @@ func TestReportInBrowser(t *testing.T) {
 	}
 	testenv.TracesDir(t)
 	dir := t.TempDir()
-	// The detector must see an error when there is one.
+	// The detector must see an error when there is one, and a page
+	// that draws nothing is blank (one Chromium run checks both: each
+	// run costs seconds of CPU).
 	bad := filepath.Join(dir, "bad.html")
-	os.WriteFile(bad, []byte(`<!DOCTYPE html><html><body><p>x</p><script>console.error("boom")</script></body></html>`), 0o644)
+	os.WriteFile(bad, []byte(`<!DOCTYPE html><html><body><script>console.error("boom")</script></body></html>`), 0o644)
 	if errs := consoleErrors(chromium(t, bin, bad, filepath.Join(dir, "bad.png"))); len(errs) == 0 {
 		t.Fatal("a console error on a test page was not detected: the check is blind")
 	}
-	// An empty page is blank.
-	empty := filepath.Join(dir, "empty.html")
-	os.WriteFile(empty, []byte(`<!DOCTYPE html><html><body></body></html>`), 0o644)
-	chromium(t, bin, empty, filepath.Join(dir, "empty.png"))
-	if f := nonBlank(t, filepath.Join(dir, "empty.png")); f > 0.001 {
+	if f := nonBlank(t, filepath.Join(dir, "bad.png")); f > 0.001 {
 		t.Fatalf("an empty page is %.3f non-blank: the check is blind", f)
 	}
 	// A page of text has no coloured figure pixels.

@@ -416,7 +416,7 @@ func newExperimentsCmd() *cobra.Command {
 					labels = append(labels, l)
 				}
 				sortStrings(labels)
-				fmt.Fprintf(tw, "%s\t%d configurations\tlabels: %s\t%s\n", n, len(s.Configs()), strings.Join(labels, ", "), strings.Join(strings.Fields(s.Description), " "))
+				fmt.Fprintf(tw, "%s\t%d configurations\tlabels: %s\t%s\n", n, configCount(s), strings.Join(labels, ", "), strings.Join(strings.Fields(s.Description), " "))
 			}
 			return tw.Flush()
 		},
@@ -436,6 +436,17 @@ func newExperimentsCmd() *cobra.Command {
 	})
 	return cmd
 }
+
+// configCount is the spec's number of configurations (counted, not made).
+func configCount(s *experiment.Spec) int {
+	n, _ := s.ConfigCount()
+	return n
+}
+
+// testSpecHook, when set (only the package's tests set it), changes each
+// built-in spec reproduce runs, after its label is applied: the tests run
+// every experiment's configurations with fewer jobs and replications.
+var testSpecHook func(*experiment.Spec)
 
 func newReproduceCmd() *cobra.Command {
 	var quick, quiet bool
@@ -495,6 +506,9 @@ GRIDSCHED_TRACES (default ../shared/traces).`,
 					if s, err = experiment.LoadBuiltin(n, label); err != nil {
 						return err
 					}
+				}
+				if testSpecHook != nil {
+					testSpecHook(s)
 				}
 				if err := s.CheckFiles(); err != nil {
 					return fmt.Errorf("%s: %w", n, err)

@@ -20,7 +20,7 @@ import (
 // leaves report.html alone; index.html lists both.
 func TestQuickReproductionFigures(t *testing.T) {
 	if testing.Short() {
-		t.Skip("runs reproduce --quick (about two minutes on one core)")
+		t.Skip("runs reproduce --quick (shrunk: about 30 s of CPU)")
 	}
 	testenv.TracesDir(t)
 	out, _ := quickReproduction(t)
@@ -107,7 +107,7 @@ func TestQuickReproductionFigures(t *testing.T) {
 	}
 	// A selection gets its own report; report.html stays.
 	before, _ := os.ReadFile(filepath.Join(out, experiment.ReportFile))
-	res, err := run("reproduce", "lublin-load", "--quick", "--quiet", "--out", out)
+	res, err := runShrunk("reproduce", "lublin-load", "--quick", "--quiet", "--out", out)
 	if err != nil {
 		t.Fatal(err)
 	}

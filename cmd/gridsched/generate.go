@@ -1,16 +1,17 @@
 package main
 
 import (
-	"github.com/gridsched/gridsched/internal/atomicfile"
-
 	"fmt"
+	"io"
 	"os"
+	"path/filepath"
 	"strconv"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
 	"github.com/gridsched/gridsched/gen"
+	"github.com/gridsched/gridsched/internal/atomicfile"
 	"github.com/gridsched/gridsched/model"
 	"github.com/gridsched/gridsched/swf"
 	"github.com/gridsched/gridsched/workload"
@@ -83,18 +84,16 @@ typeless.serial_prob=0.3; lists: --param 'sites=[1,2,4]').`,
 				size := strconv.Itoa(sz.Nodes())
 				h = append(h, swf.HeaderField{Key: "MaxNodes", Value: size}, swf.HeaderField{Key: "MaxProcs", Value: size})
 			}
-			w, closeOut, err := createOutput(out, h)
-			if err != nil {
-				return err
-			}
+			// Streamed into a temporary file and renamed into place: a
+			// failed or killed run leaves no part of a workload.
 			count := 0
-			err = gen.Stream(g, n, func(j *model.Job) error { count++; return w.Write(j) })
-			if err == nil {
-				err = w.Flush()
-			}
-			if cerr := closeOut(err == nil); err == nil {
-				err = cerr
-			}
+			err = atomicfile.Write(out, 0o644, func(f io.Writer) error {
+				w := workload.NewWriter(f, workload.FormatOf(out), h)
+				if err := gen.Stream(g, n, func(j *model.Job) error { count++; return w.Write(j) }); err != nil {
+					return err
+				}
+				return w.Flush()
+			})
 			if err != nil {
 				return err
 			}
@@ -110,36 +109,6 @@ typeless.serial_prob=0.3; lists: --param 'sites=[1,2,4]').`,
 	f.StringVar(&paramsFile, "params", "", "model parameters (YAML)")
 	f.StringArrayVar(&params, "param", nil, "one model parameter, key=value (repeatable)")
 	return cmd
-}
-
-// createOutput opens a temporary file next to path; close(true) renames
-// it into place, close(false) removes it, so a failed run leaves no
-// half-written file.
-func createOutput(path string, h swf.Header) (*workload.Writer, func(ok bool) error, error) {
-	tmp, err := os.CreateTemp(dirOf(path), ".gridsched-*")
-	if err != nil {
-		return nil, nil, err
-	}
-	w := workload.NewWriter(tmp, workload.FormatOf(path), h)
-	return w, func(ok bool) error {
-		err := tmp.Close()
-		if ok && err == nil {
-			if err = os.Chmod(tmp.Name(), 0o644); err == nil {
-				return os.Rename(tmp.Name(), path)
-			}
-		}
-		os.Remove(tmp.Name())
-		return err
-	}, nil
-}
-
-func dirOf(path string) string {
-	for i := len(path) - 1; i >= 0; i-- {
-		if path[i] == '/' {
-			return path[:i+1]
-		}
-	}
-	return "."
 }
 
 func newConvertCmd() *cobra.Command {
@@ -264,5 +233,5 @@ func writeTableCSV(dir string, t gen.Table) error {
 		}
 		b = append(b, '\n')
 	}
-	return atomicfile.WriteFile(dirOf(dir+"/")+t.Name+".csv", b, 0o644)
+	return atomicfile.WriteFile(filepath.Join(dir, t.Name+".csv"), b, 0o644)
 }

@@ -4,7 +4,6 @@ import (
 	"database/sql"
 	"math/rand/v2"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -18,7 +17,7 @@ const killSpec = `name: kill-test
 workload:
   model: lublin
   params: {nodes: 64}
-  jobs: 40000
+  jobs: 10000
 platform: {nodes: 64}
 policies: [fcfs, easy, conservative]
 grid:
@@ -33,18 +32,14 @@ metrics: [mean_wait, utilization]
 // same rows, no duplicates (issue 4).
 func TestKillAndResume(t *testing.T) {
 	if testing.Short() {
-		t.Skip("builds the binary and runs sweeps")
+		t.Skip("runs sweeps")
 	}
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "gridsched")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
-	}
 	spec := filepath.Join(dir, "spec.yaml")
 	os.WriteFile(spec, []byte(killSpec), 0o644)
 
 	ref := filepath.Join(dir, "ref")
-	if out, err := exec.Command(bin, "run", spec, "--out", ref, "--quiet").CombinedOutput(); err != nil {
+	if out, err := cli(t, "run", spec, "--out", ref, "--quiet").CombinedOutput(); err != nil {
 		t.Fatalf("reference run: %v\n%s", err, out)
 	}
 	killed := filepath.Join(dir, "killed")
@@ -62,7 +57,7 @@ func TestKillAndResume(t *testing.T) {
 		}
 		before := countRuns(store)
 		target := min(before+1+r.IntN(8), 96)
-		cmd := exec.Command(bin, args...)
+		cmd := cli(t, args...)
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}

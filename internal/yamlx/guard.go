@@ -24,7 +24,13 @@ const (
 // Guard parses doc and refuses what the schemas never expect: any YAML
 // tag (!foo, !!str), a document over MaxDocBytes, and aliases that expand
 // to more than MaxNodes nodes. Errors name source, line and column.
-func Guard(source string, doc []byte) (err error) {
+func Guard(source string, doc []byte) error {
+	return guardDoc(source, doc, false)
+}
+
+// guardDoc is Guard; with allowTags, tags pass (Check reports each one
+// at its value's path, with the document's other problems).
+func guardDoc(source string, doc []byte, allowTags bool) (err error) {
 	if len(doc) > MaxDocBytes {
 		return fmt.Errorf("%s: the document is %d bytes, over the limit of %d bytes", source, len(doc), MaxDocBytes)
 	}
@@ -37,7 +43,7 @@ func Guard(source string, doc []byte) (err error) {
 	if err != nil {
 		return fmt.Errorf("%s: %s", source, yaml.FormatError(err, false, true))
 	}
-	g := guard{source: source, anchors: map[string]int{}}
+	g := guard{source: source, anchors: map[string]int{}, allowTags: allowTags}
 	for _, d := range f.Docs {
 		if d.Body != nil {
 			g.total += g.size(d.Body, 0)
@@ -50,10 +56,11 @@ func Guard(source string, doc []byte) (err error) {
 }
 
 type guard struct {
-	source  string
-	anchors map[string]int // expanded size of each anchored node
-	total   int
-	err     error
+	source    string
+	anchors   map[string]int // expanded size of each anchored node
+	total     int
+	err       error
+	allowTags bool
 }
 
 func (g *guard) fail(n ast.Node, format string, args ...any) int {
@@ -75,7 +82,10 @@ func (g *guard) size(n ast.Node, depth int) int {
 	s := 1
 	switch v := n.(type) {
 	case *ast.TagNode:
-		return g.fail(n, "YAML tag %s is not accepted here: write the value without a tag", v.Start.Value)
+		if !g.allowTags {
+			return g.fail(n, "%s", tagMessage(v))
+		}
+		s += g.size(v.Value, depth+1)
 	case *ast.DocumentNode:
 		s += g.size(v.Body, depth+1)
 	case *ast.MappingNode:
@@ -116,4 +126,8 @@ func (g *guard) size(n ast.Node, depth int) int {
 		return g.fail(n, "the document expands to more than %d values (aliases of aliases?)", MaxNodes)
 	}
 	return s
+}
+
+func tagMessage(t *ast.TagNode) string {
+	return fmt.Sprintf("YAML tag %s is not accepted here: write the value without a tag", t.Start.Value)
 }

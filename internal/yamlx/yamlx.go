@@ -122,7 +122,7 @@ func (s *Schema) At(path, format string, args ...any) error {
 // gives one issue.
 func Check(source string, doc []byte, v any) *Schema {
 	s := &Schema{Source: source, Positions: map[string]Pos{}}
-	if err := Guard(source, doc); err != nil {
+	if err := guardDoc(source, doc, true); err != nil {
 		s.Issues = append(s.Issues, err)
 		return s
 	}
@@ -190,7 +190,7 @@ func (s *Schema) Replaced(path string) bool {
 
 // neutral is the YAML text of the value DecodeLenient reads in place of a
 // value of the wrong type: the lowest value the range tag allows (the
-// middle of an open interval), 0, false, "" or null.
+// middle of an open interval), 0, false, "", {} (a mapping) or null.
 func neutral(t reflect.Type, rng string) string {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
@@ -223,6 +223,11 @@ func neutral(t reflect.Type, rng string) string {
 		return "false"
 	case reflect.String:
 		return `""`
+	case reflect.Struct, reflect.Map:
+		// An empty mapping: a section of the wrong type reads as present
+		// with nothing set, so checks of what needs the section (a
+		// policy that needs a hierarchy) do not report it missing.
+		return "{}"
 	}
 	return "null"
 }
@@ -351,8 +356,19 @@ func (s *Schema) walk(n ast.Node, t reflect.Type, path string) (wrong bool) {
 	if path != "" {
 		s.Positions[path] = pos(n)
 	}
+	switch v := n.(type) {
+	case *ast.TagNode:
+		// A tag is reported at its value's path like a value of the
+		// wrong type, and replaced (the decoder of v1.19.2 panics on
+		// some tags): the document's other problems are still found.
+		s.issue(WrongType, n, path, "%s", tagMessage(v))
+		return true
+	case *ast.AnchorNode:
+		s.untag(v, path, true)
+		return false
+	}
 	switch n.Type() {
-	case ast.NullType, ast.AnchorType, ast.AliasType, ast.TagType:
+	case ast.NullType, ast.AliasType:
 		return false
 	}
 	wrongType := func(format string, args ...any) {
@@ -361,6 +377,7 @@ func (s *Schema) walk(n ast.Node, t reflect.Type, path string) (wrong bool) {
 	}
 	switch t.Kind() {
 	case reflect.Interface:
+		s.untag(n, path, true)
 		return
 	case reflect.Struct:
 		vals, ok := mappingValues(n)
@@ -380,6 +397,7 @@ func (s *Schema) walk(n ast.Node, t reflect.Type, path string) (wrong bool) {
 				}
 				sort.Strings(known)
 				s.issue(UnknownKey, mv.Key, join(path, k), "unknown key %q (known keys: %s)", k, strings.Join(known, ", "))
+				s.untag(mv, join(path, k), false) // the key is the report
 				continue
 			}
 			before := len(s.Issues)
@@ -439,6 +457,53 @@ func (s *Schema) walk(n ast.Node, t reflect.Type, path string) (wrong bool) {
 		}
 	}
 	return wrong
+}
+
+// untag removes every YAML tag below n (the walk does not check types
+// there: anchored values, values of any type, unknown keys' values),
+// keeping the tagged value; with report, each tag is an issue at its
+// value's path.
+func (s *Schema) untag(n ast.Node, path string, report bool) {
+	// fix returns what goes in a slot holding c (c without its tags).
+	var fix func(c ast.Node, path string) ast.Node
+	fix = func(c ast.Node, path string) ast.Node {
+		for {
+			t, ok := c.(*ast.TagNode)
+			if !ok {
+				break
+			}
+			if report {
+				s.issue(WrongType, t, path, "%s", tagMessage(t))
+			}
+			c = t.Value
+			if c == nil {
+				nul, _ := parser.ParseBytes([]byte("null"), 0)
+				return nul.Docs[0].Body
+			}
+		}
+		switch v := c.(type) {
+		case *ast.MappingNode:
+			for _, mv := range v.Values {
+				mv.Value = fix(mv.Value, join(path, keyText(mv.Key)))
+			}
+		case *ast.MappingValueNode:
+			v.Value = fix(v.Value, join(path, keyText(v.Key)))
+		case *ast.SequenceNode:
+			for i := range v.Values {
+				v.Values[i] = fix(v.Values[i], fmt.Sprintf("%s[%d]", path, i))
+			}
+		case *ast.AnchorNode:
+			v.Value = fix(v.Value, path)
+		}
+		return c
+	}
+	switch v := n.(type) {
+	case *ast.MappingValueNode:
+		// An entry: its value (the key's own path).
+		v.Value = fix(v.Value, path)
+	default:
+		fix(n, path)
+	}
 }
 
 func describe(n ast.Node) string {

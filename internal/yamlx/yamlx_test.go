@@ -118,3 +118,42 @@ min: 0
 		t.Error("a list decoded as a struct")
 	}
 }
+
+// TestCheckReportsTags (issue 18, item 4): a YAML tag is one issue among
+// the others, at its value's path, line and column, wherever it stands (a
+// scalar, a list-valued key, a value of any type, an anchored value);
+// under an unknown key only the key is reported. DecodeLenient then
+// decodes the rest without the tags (the decoder of v1.19.2 panics on a
+// tagged list value).
+func TestCheckReportsTags(t *testing.T) {
+	doc := "name: !!str x\nin: {n: !t 3, x: 1}\nlist: !x [a]\ngrid:\n  a.b: [1, !!int 2]\n  c: &k !y [3]\n  d: *k\nflag: 1\nbad: !z [1]\n"
+	var v outer
+	sc := Check("d.yaml", []byte(doc), &v)
+	var got []string
+	for _, e := range sc.Issues {
+		got = append(got, e.Error())
+	}
+	msg := strings.Join(got, "\n")
+	for _, want := range []string{
+		"d.yaml:1:7: name: YAML tag !!str is not accepted here",
+		"d.yaml:2:9: in.n: YAML tag !t is not accepted here",
+		"d.yaml:3:7: list: YAML tag !x is not accepted here",
+		"d.yaml:5:12: grid.a.b[1]: YAML tag !!int is not accepted here",
+		"d.yaml:6:9: grid.c: YAML tag !y is not accepted here",
+		"d.yaml:8:7: flag: want true or false",
+		`d.yaml:9:1: bad: unknown key "bad"`,
+	} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("missing %q in:\n%s", want, msg)
+		}
+	}
+	if len(got) != 7 {
+		t.Errorf("%d issues, want 7 (the tag under an unknown key is not one):\n%s", len(got), msg)
+	}
+	if err := sc.DecodeLenient(&v); err != nil {
+		t.Fatal(err)
+	}
+	if v.In.X != 1 || len(v.Grid["a.b"]) != 2 || len(v.Grid["d"]) != 1 {
+		t.Errorf("decoded %+v", v)
+	}
+}
