@@ -13,9 +13,16 @@ import (
 )
 
 // Store is the crash-safe result store: an SQLite file in WAL mode with
-// synchronous=FULL, one transaction per finished run, the run key as
-// primary key. Killing the process at any moment loses at most the runs
-// in flight; a finished run is never lost or stored twice.
+// synchronous=NORMAL, one transaction per batch of finished runs, the run
+// key as primary key. Killing the process at any moment loses at most the
+// runs in flight; a finished run is never lost or stored twice. (In WAL
+// mode, NORMAL writes each commit to the log without waiting for the disk;
+// the log is synced at checkpoints. A crash of the process loses nothing
+// committed; a crash of the machine or a power cut can lose the runs
+// committed since the last checkpoint (one follows a commit when the last
+// is CheckpointEvery old), which a --resume runs again; the store stays
+// consistent. FULL synced every commit: on the runner's path, that cost
+// about 15 % of a sweep of small runs; issue 19.)
 //
 // The store is the file store.db and, while it is open or after a crash,
 // store.db-wal (committed runs not yet copied into store.db) and
@@ -63,7 +70,7 @@ CREATE TABLE IF NOT EXISTS runs (
 );`
 
 func openDB(path string) (*sql.DB, error) {
-	db, err := sql.Open("sqlite", "file:"+path+"?_pragma=journal_mode(WAL)&_pragma=synchronous(FULL)&_pragma=busy_timeout(10000)")
+	db, err := sql.Open("sqlite", "file:"+path+"?_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_pragma=busy_timeout(10000)")
 	if err != nil {
 		return nil, err
 	}
