@@ -69,6 +69,7 @@ type State struct {
 	qrN    int
 	params Params
 	seed   uint64
+	sc     scratch // the node selections' buffers
 }
 
 // NewState makes the state for a platform of n nodes.
