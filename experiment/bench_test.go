@@ -162,7 +162,7 @@ func BenchmarkFig89(b *testing.B) {
 				}
 			}
 			// CPU time too: wall time means little on a loaded machine.
-			b.ReportMetric((cpuTime() - c0).Seconds()/float64(b.N), "cpu-s/op")
+			b.ReportMetric((cpuTime()-c0).Seconds()/float64(b.N), "cpu-s/op")
 		})
 	}
 }
