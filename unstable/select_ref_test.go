@@ -128,6 +128,10 @@ func TestPropertySelectionsEqualSort(t *testing.T) {
 			jobs = append(jobs, j)
 		}
 		seed := rapid.Uint64().Draw(rt, "seed")
+		// The selections keep only the nodes a job can need: no margin
+		// makes them fall back to every node often, the default hardly.
+		defer func(m int) { KeepMargin = m }(KeepMargin)
+		KeepMargin = rapid.SampledFrom([]int{0, 1, 16}).Draw(rt, "keep_margin")
 		type mk func(*State) policy.NodeSelector
 		sels := []struct {
 			name     string
@@ -164,6 +168,16 @@ func TestPropertySelectionsEqualSort(t *testing.T) {
 					}
 				}
 			}
+		}
+	})
+}
+
+// TestDrawSplit: the split hash Random uses per node is draw itself.
+func TestDrawSplit(t *testing.T) {
+	rapid.Check(t, func(rt *rapid.T) {
+		seed, job, node := rapid.Uint64().Draw(rt, "seed"), rapid.Uint64().Draw(rt, "job"), rapid.Uint64().Draw(rt, "node")
+		if got, want := drawNext(drawPrefix(seed, 0x5e1ec7, job), mix(node+0x9e3779b97f4a7c15)), draw(seed, 0x5e1ec7, job, node); got != want {
+			rt.Fatalf("split %v, draw %v", got, want)
 		}
 	})
 }
