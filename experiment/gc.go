@@ -4,6 +4,7 @@ import (
 	"os"
 	"runtime/debug"
 	"runtime/metrics"
+	"sync"
 )
 
 // GCFloor is the least heap a sweep lets grow between two garbage
@@ -25,9 +26,17 @@ var GCFloor uint64 = 32 << 20
 type gcTuner struct {
 	on     bool
 	floor  uint64
-	prev   int // the percentage before the sweep
+	prev   int // the percentage before the first running sweep
 	pct    int // the percentage set now
 	sample []metrics.Sample
+}
+
+// Sweeps at once in one process (tests run some in parallel) share the
+// setting: the first saves the percentage it found, the last restores it.
+var gcSweeps struct {
+	sync.Mutex
+	n    int
+	prev int
 }
 
 func newGCTuner(workers int) *gcTuner {
@@ -36,8 +45,14 @@ func newGCTuner(workers int) *gcTuner {
 	}
 	t := &gcTuner{on: true, floor: GCFloor * uint64(max(workers, 1)),
 		sample: []metrics.Sample{{Name: "/gc/heap/live:bytes"}}}
-	t.prev = debug.SetGCPercent(100)
-	t.pct = 100
+	gcSweeps.Lock()
+	if gcSweeps.n == 0 {
+		gcSweeps.prev = debug.SetGCPercent(100)
+	}
+	gcSweeps.n++
+	t.prev = gcSweeps.prev
+	gcSweeps.Unlock()
+	t.pct = -1
 	t.adjust()
 	return t
 }
@@ -61,10 +76,16 @@ func (t *gcTuner) adjust() {
 	}
 }
 
-// restore puts back the percentage the sweep found.
+// restore puts back the percentage the first running sweep found, when
+// the last running sweep ends.
 func (t *gcTuner) restore() {
-	if t.on {
-		debug.SetGCPercent(t.prev)
-		t.on = false
+	if !t.on {
+		return
+	}
+	t.on = false
+	gcSweeps.Lock()
+	defer gcSweeps.Unlock()
+	if gcSweeps.n--; gcSweeps.n == 0 {
+		debug.SetGCPercent(gcSweeps.prev)
 	}
 }

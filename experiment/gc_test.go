@@ -32,6 +32,18 @@ func TestGCTuner(t *testing.T) {
 	if got := debug.SetGCPercent(150); got != 150 {
 		t.Fatalf("after the sweep the percentage is %d, want the 150 it found", got)
 	}
+	// Two sweeps at once: the second's end keeps the first's setting, the
+	// last end restores what the first found.
+	a := newGCTuner(1)
+	b := newGCTuner(1)
+	a.restore()
+	if got := debug.SetGCPercent(b.pct); got != b.pct {
+		t.Fatalf("one sweep still running: percentage %d, want its %d", got, b.pct)
+	}
+	b.restore()
+	if got := debug.SetGCPercent(150); got != 150 {
+		t.Fatalf("after both sweeps the percentage is %d, want the 150 the first found", got)
+	}
 
 	t.Setenv("GOGC", "50")
 	g = newGCTuner(2)
