@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // BenchmarkSweep1000 runs a sweep of 1,020 short simulations (Lublin, 500
@@ -57,6 +58,111 @@ metrics: [mean_wait]
 				b.StartTimer()
 			}
 			b.ReportMetric(float64(runs)/b.Elapsed().Seconds(), "runs/s")
+		})
+	}
+}
+
+// sweepScalingSpec is the sweep of issue 19's target 5: 1,000 small runs
+// (Lublin, 500 jobs on 64 nodes, FCFS and EASY, 10 arrival scales × 50
+// replications), each a few milliseconds, so per-run overhead (workload
+// generation, garbage collection, the store's commits) decides how the
+// runner scales. scripts/sweep-scaling.sh runs the same spec through
+// gridsched run.
+const sweepScalingSpec = `name: sweep1000
+workload:
+  model: lublin
+  params: {nodes: 64}
+  jobs: 500
+platform: {nodes: 64}
+policies: [fcfs, easy]
+grid:
+  workload.params.arrival_scale: [0.6, 0.7, 0.8, 0.9, 1.0, 1.1, 1.2, 1.3, 1.4, 1.5]
+replications: {count: 50}
+seed: 1
+metrics: [mean_wait, mean_bsld, utilization]
+`
+
+// BenchmarkSweepScaling runs the 1,000-run sweep into a fresh store with 1
+// and 2 workers and reports runs per second and the process's CPU seconds
+// (user + sys) per sweep: speed-up = runs/s(2) / runs/s(1).
+func BenchmarkSweepScaling(b *testing.B) {
+	s, err := Parse("sweep1000.yaml", []byte(sweepScalingSpec), "")
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, workers := range []int{1, 2} {
+		b.Run(fmt.Sprintf("workers-%d", workers), func(b *testing.B) {
+			runs := 0
+			var cpu time.Duration
+			for i := 0; i < b.N; i++ {
+				b.StopTimer()
+				dir := b.TempDir()
+				st, err := OpenStore(filepath.Join(dir, "s.db"), s, false)
+				if err != nil {
+					b.Fatal(err)
+				}
+				c0 := cpuTime()
+				b.StartTimer()
+				sum, err := Sweep(s, st, Options{Workers: workers})
+				if err != nil {
+					b.Fatal(err)
+				}
+				if err := st.Close(); err != nil {
+					b.Fatal(err)
+				}
+				b.StopTimer()
+				cpu += cpuTime() - c0
+				runs += sum.Ran
+				os.RemoveAll(dir)
+				b.StartTimer()
+			}
+			b.ReportMetric(float64(runs)/b.Elapsed().Seconds(), "runs/s")
+			b.ReportMetric(cpu.Seconds()/float64(b.N), "cpu-s/op")
+		})
+	}
+}
+
+// BenchmarkFig89 runs single configurations of the built-in
+// easy-unstable-fig89 (replication 0), those that cost most at paper
+// scale: the large platforms, where every start ordered all idle nodes
+// (issue 19, target 6). Needs the shared traces.
+func BenchmarkFig89(b *testing.B) {
+	s, err := LoadBuiltin("easy-unstable-fig89", "")
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := s.CheckFiles(); err != nil {
+		b.Skip(err)
+	}
+	cases := []struct{ name, trace, nodes, sel, pol string }{
+		{"BLUE-1600-random-easy", "SDSC-BLUE", "1600", "random", "easy"},
+		{"Par-1000-random-easy", "SDSC-Par", "1000", "random", "easy"},
+		{"Par-1000-u-single", "SDSC-Par", "1000", "u", "easy-single"},
+		{"Atlas-3000-random-easy", "LLNL-Atlas", "3000", "random", "easy"},
+		{"Atlas-3000-expected-single", "LLNL-Atlas", "3000", "expected", "easy-single"},
+	}
+	cfgs := s.Configs()
+	for _, bc := range cases {
+		b.Run(bc.name, func(b *testing.B) {
+			var c *Config
+			for i := range cfgs {
+				id := cfgs[i].ID
+				if strings.Contains(id, "workload.trace="+bc.trace) && strings.Contains(id, "platform.nodes="+bc.nodes+",") &&
+					strings.Contains(id, "node_select="+bc.sel+",") && strings.HasSuffix(id, "policy="+bc.pol) {
+					c = &cfgs[i]
+				}
+			}
+			if c == nil {
+				b.Fatalf("no configuration %s", bc.name)
+			}
+			c0 := cpuTime()
+			for i := 0; i < b.N; i++ {
+				if _, err := s.Execute(s.NewRun(c, 0), NewCache()); err != nil {
+					b.Fatal(err)
+				}
+			}
+			// CPU time too: wall time means little on a loaded machine.
+			b.ReportMetric((cpuTime()-c0).Seconds()/float64(b.N), "cpu-s/op")
 		})
 	}
 }

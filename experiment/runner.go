@@ -81,7 +81,9 @@ func Sweep(s *Spec, st *Store, o Options) (Summary, error) {
 		return sum, err
 	}
 	cache := NewCache()
-	ex := &executor{s: s, st: st, o: o, cache: cache}
+	gc := newGCTuner(o.Workers)
+	defer gc.restore()
+	ex := &executor{s: s, st: st, o: o, cache: cache, gc: gc}
 	plan := Plan{Configs: nConfigs, Shard: o.Shard, Shards: o.Shards}
 	if !s.Replications.Adaptive() {
 		// Configurations are made one at a time (ConfigSeq): only the
@@ -198,6 +200,7 @@ type executor struct {
 	st      *Store
 	o       Options
 	cache   *Cache
+	gc      *gcTuner
 	donen   int
 	planned int
 	rounds  int // calls of run so far
@@ -272,7 +275,10 @@ func (ex *executor) run(runs []Run) (int, error) {
 	var sampleTime time.Duration
 	start := time.Now()
 	jobs := make(chan Run)
-	results := make(chan result)
+	// Buffered: a worker hands its result over and goes on with the next
+	// run while the main goroutine commits (an fsync) instead of waiting
+	// for it; the results that pile up meanwhile go into the next commit.
+	results := make(chan result, 4*ex.o.Workers)
 	var wg sync.WaitGroup
 	for w := 0; w < ex.o.Workers; w++ {
 		wg.Add(1)
@@ -337,21 +343,29 @@ func (ex *executor) run(runs []Run) (int, error) {
 			fail(err)
 			continue
 		}
+		ex.gc.adjust()
 		n += len(runs)
 		ex.donen += len(runs)
 		if ex.o.Progress != nil {
 			ex.o.Progress(ex.donen, ex.planned)
 		}
 		if sample > 0 && sampled < sample {
+			// Runs finished when the last sampled one did: those before it
+			// in the batch (results arrive in the order runs finish).
+			finished := ex.donen - len(runs)
 			for _, b := range batch {
-				if b.err == nil && inSample[b.run.Key] {
+				if b.err != nil || sampled == sample {
+					continue
+				}
+				finished++
+				if inSample[b.run.Key] {
 					sampled++
 					sampleTime += b.took
 				}
 			}
 			if sampled == sample {
 				per := sampleTime / time.Duration(sample)
-				left := ex.planned - ex.donen
+				left := ex.planned - finished
 				ex.o.Estimate(Estimate{Sampled: sample, Left: left, Workers: ex.o.Workers, PerRun: per,
 					Remaining: per * time.Duration(left) / time.Duration(ex.o.Workers), Elapsed: time.Since(start)})
 			}

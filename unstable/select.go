@@ -1,79 +1,182 @@
 package unstable
 
 import (
-	"sort"
+	"slices"
 
 	"github.com/gridsched/gridsched/engine"
 	"github.com/gridsched/gridsched/policy"
 )
 
-// ordered takes idle processors node by node in the order less gives,
-// until the job has enough (§2.4, Job.start: machines in list order until
-// RPE is met).
-func ordered(v *engine.View, j *engine.Job, dst engine.Alloc, less func(a, b int) bool) (engine.Alloc, bool) {
+// nodeKey is an idle node's place in a selection order: by k, then by
+// k2, then the lower node index, which is what a stable sort of the idle
+// nodes (listed in index order) by (k, k2) gives.
+type nodeKey struct {
+	k, k2 float64
+	n     int
+}
+
+func (a nodeKey) before(b nodeKey) bool {
+	if a.k != b.k {
+		return a.k < b.k
+	}
+	if a.k2 != b.k2 {
+		return a.k2 < b.k2
+	}
+	return a.n < b.n
+}
+
+// scratch holds a selection's buffers between starts (one run's engine
+// calls its selector from one goroutine); a nil scratch allocates.
+type scratch struct {
+	keys    []nodeKey
+	picked  []nodeTake
+	nodeMix []uint64 // Random: mix(node + γ) per node
+}
+
+// ordered gives j the idle processors of the idle nodes in key order
+// (§2.4, Job.start: machines in list order until RPE is met), listing
+// them in increasing node order. It does not sort the idle nodes: one
+// pass keeps the keys of the few nodes the job can need (about twice its
+// processors' worth, in a bounded heap), and only those are ordered. That
+// is exact whenever the kept nodes have the processors the job needs
+// (every kept node comes before every other in the order, and the job is
+// complete before they run out); otherwise every idle node is ordered.
+// (Sorting every idle node at every start was 84 % of
+// easy-unstable-fig89's large platforms; issue 19.)
+func ordered(v *engine.View, j *engine.Job, dst engine.Alloc, sc *scratch, key func(n int) (float64, float64)) (engine.Alloc, bool) {
 	need := j.Procs
 	if need > v.FreePEs() {
 		return dst, false
 	}
-	var free []int
+	if sc == nil {
+		sc = &scratch{}
+	}
+	per := max(1, v.AvailPEs()/max(1, v.NumNodes()))
+	keep := 2*((need+per-1)/per) + KeepMargin
+	h := sc.keys[:0]
+	dropped := false
 	for n := v.NextFreeNode(0); n >= 0; n = v.NextFreeNode(n + 1) {
-		free = append(free, n)
-	}
-	sort.SliceStable(free, func(a, b int) bool { return less(free[a], free[b]) })
-	return take(v, j, dst, free)
-}
-
-// take gives j the idle processors of the nodes in order until it has
-// enough, listing them in increasing node order.
-func take(v *engine.View, j *engine.Job, dst engine.Alloc, free []int) (engine.Alloc, bool) {
-	need := j.Procs
-	var picked []int
-	for _, n := range free {
-		if need == 0 {
-			break
+		k, k2 := key(n)
+		x := nodeKey{k, k2, n}
+		switch {
+		case len(h) < keep:
+			h = append(h, x)
+			siftUpMax(h, len(h)-1)
+		case x.before(h[0]):
+			h[0] = x
+			siftDownMax(h, 0)
+			dropped = true
+		default:
+			dropped = true
 		}
-		picked = append(picked, n)
-		need -= min(need, v.NodeFree(n))
 	}
+	if dropped {
+		pes := 0
+		for _, x := range h {
+			pes += v.NodeFree(x.n)
+		}
+		if pes < need {
+			h = h[:0]
+			for n := v.NextFreeNode(0); n >= 0; n = v.NextFreeNode(n + 1) {
+				k, k2 := key(n)
+				h = append(h, nodeKey{k, k2, n})
+			}
+		}
+	}
+	sc.keys = h
+	for i := len(h)/2 - 1; i >= 0; i-- {
+		siftDown(h, i)
+	}
+	picked := sc.picked[:0]
+	for need > 0 && len(h) > 0 {
+		n := h[0].n
+		last := len(h) - 1
+		h[0] = h[last]
+		h = h[:last]
+		siftDown(h, 0)
+		take := min(need, v.NodeFree(n))
+		picked = append(picked, nodeTake{n, take})
+		need -= take
+	}
+	sc.picked = picked
 	if need > 0 {
 		return dst, false
 	}
-	sort.Ints(picked) // allocations list nodes in increasing order
-	need = j.Procs
-	for _, n := range picked {
-		take := min(need, v.NodeFree(n))
-		dst = dst.Add(n, take)
-		need -= take
+	// Allocations list nodes in increasing order; each node gives what it
+	// gave in list order (the last node taken may give part of its idle
+	// processors).
+	slices.SortFunc(picked, func(a, b nodeTake) int { return a.n - b.n })
+	for _, p := range picked {
+		dst = dst.Add(p.n, p.take)
 	}
 	return dst, true
 }
 
-// orderedBy is ordered by ascending key(node) (ties: lower index), each
-// key computed once.
-func orderedBy(v *engine.View, j *engine.Job, dst engine.Alloc, key func(n int) float64) (engine.Alloc, bool) {
-	if j.Procs > v.FreePEs() {
-		return dst, false
+// KeepMargin is how many nodes ordered keeps beyond twice the nodes the
+// job needs at the platform's mean processors per node; any value gives
+// the same choice, a small one only makes ordering every node more
+// frequent.
+var KeepMargin = 16
+
+// siftDown restores the min-heap order (by before) below i.
+func siftDown(h []nodeKey, i int) {
+	for {
+		l := 2*i + 1
+		if l >= len(h) {
+			return
+		}
+		m := l
+		if r := l + 1; r < len(h) && h[r].before(h[l]) {
+			m = r
+		}
+		if !h[m].before(h[i]) {
+			return
+		}
+		h[i], h[m] = h[m], h[i]
+		i = m
 	}
-	type nk struct {
-		n int
-		k float64
-	}
-	var free []nk
-	for n := v.NextFreeNode(0); n >= 0; n = v.NextFreeNode(n + 1) {
-		free = append(free, nk{n, key(n)})
-	}
-	sort.SliceStable(free, func(a, b int) bool { return free[a].k < free[b].k })
-	ns := make([]int, len(free))
-	for i, x := range free {
-		ns[i] = x.n
-	}
-	return take(v, j, dst, ns)
 }
+
+// siftDownMax and siftUpMax keep a max-heap (the last in the order on
+// top): the bounded set of nodes ordered keeps.
+func siftDownMax(h []nodeKey, i int) {
+	for {
+		l := 2*i + 1
+		if l >= len(h) {
+			return
+		}
+		m := l
+		if r := l + 1; r < len(h) && h[l].before(h[r]) {
+			m = r
+		}
+		if !h[i].before(h[m]) {
+			return
+		}
+		h[i], h[m] = h[m], h[i]
+		i = m
+	}
+}
+
+func siftUpMax(h []nodeKey, i int) {
+	for i > 0 {
+		p := (i - 1) / 2
+		if !h[p].before(h[i]) {
+			return
+		}
+		h[i], h[p] = h[p], h[i]
+		i = p
+	}
+}
+
+type nodeTake struct{ n, take int }
 
 // Random is the classic algorithm's "unbiased random" choice of idle
 // nodes (§2.1). The order comes from a hash of (seed, job, node), so one
 // replication gives the same choice whatever else differs.
-type Random struct{ Seed uint64 }
+type Random struct {
+	Seed uint64
+	sc   *scratch // buffers reused between starts (Selector sets them)
+}
 
 var _ policy.NodeSelector = Random{}
 
@@ -81,7 +184,17 @@ func (r Random) Select(v *engine.View, j *engine.Job, dst engine.Alloc) (engine.
 	// The keys are drawn once per node, not per comparison: on a
 	// platform of thousands of nodes the sort would otherwise cost two
 	// hashes per comparison.
-	return orderedBy(v, j, dst, func(n int) float64 { return draw(r.Seed, 0x5e1ec7, uint64(j.ID), uint64(n)) })
+	// The hash is split: draw(seed, salt, job, node) = one mix of the
+	// job's prefix and the node's mixed index, kept per node.
+	sc := r.sc
+	if sc == nil {
+		sc = &scratch{}
+	}
+	prefix := drawPrefix(r.Seed, 0x5e1ec7, uint64(j.ID))
+	for len(sc.nodeMix) < v.NumNodes() {
+		sc.nodeMix = append(sc.nodeMix, mix(uint64(len(sc.nodeMix))+0x9e3779b97f4a7c15))
+	}
+	return ordered(v, j, dst, sc, func(n int) (float64, float64) { return drawNext(prefix, sc.nodeMix[n]), 0 })
 }
 
 // ByU is the improved algorithm's choice (§2.3–2.4): idle nodes by
@@ -92,7 +205,7 @@ var _ policy.NodeSelector = ByU{}
 
 func (s ByU) Select(v *engine.View, j *engine.Job, dst engine.Alloc) (engine.Alloc, bool) {
 	s.S.grow(v.NumNodes())
-	return orderedBy(v, j, dst, func(n int) float64 { return -s.S.U[n] })
+	return ordered(v, j, dst, &s.S.sc, func(n int) (float64, float64) { return -s.S.U[n], 0 })
 }
 
 // ByExpected is our stronger variant: idle nodes by the model's expected
@@ -106,12 +219,9 @@ var _ policy.NodeSelector = ByExpected{}
 
 func (s ByExpected) Select(v *engine.View, j *engine.Job, dst engine.Alloc) (engine.Alloc, bool) {
 	s.S.grow(v.NumNodes())
-	exp := func(n int) float64 { sp := v.Node(n); return (1 - sp.Stability) * sp.Delay }
-	return ordered(v, j, dst, func(a, b int) bool {
-		if ea, eb := exp(a), exp(b); ea != eb {
-			return ea < eb
-		}
-		return s.S.U[a] > s.S.U[b]
+	return ordered(v, j, dst, &s.S.sc, func(n int) (float64, float64) {
+		sp := v.Node(n)
+		return (1 - sp.Stability) * sp.Delay, -s.S.U[n] // higher u first
 	})
 }
 
@@ -123,7 +233,7 @@ func Selector(name string, s *State, seed uint64) (policy.NodeSelector, error) {
 	case "", "first-fit":
 		return policy.FirstFit{}, nil
 	case "random":
-		return Random{Seed: seed}, nil
+		return Random{Seed: seed, sc: &scratch{}}, nil
 	case "u", "expected":
 		if s == nil {
 			return nil, errNoState(name)

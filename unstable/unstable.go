@@ -69,6 +69,7 @@ type State struct {
 	qrN    int
 	params Params
 	seed   uint64
+	sc     scratch // the node selections' buffers
 }
 
 // NewState makes the state for a platform of n nodes.
@@ -156,6 +157,22 @@ func draw(seed uint64, keys ...uint64) float64 {
 		x = mix(x ^ mix(k+0x9e3779b97f4a7c15))
 	}
 	return float64(x>>11) / (1 << 53)
+}
+
+// drawPrefix and drawNext split draw: draw(seed, k1, …, kn, last) =
+// drawNext(drawPrefix(seed, k1, …, kn), mix(last + γ)), so a draw per node
+// for one job costs one mix once the prefix and the nodes' mixed indices
+// are known.
+func drawPrefix(seed uint64, keys ...uint64) uint64 {
+	x := seed ^ 0x6a09e667f3bcc909
+	for _, k := range keys {
+		x = mix(x ^ mix(k+0x9e3779b97f4a7c15))
+	}
+	return x
+}
+
+func drawNext(prefix, mixedLast uint64) float64 {
+	return float64(mix(prefix^mixedLast)>>11) / (1 << 53)
 }
 
 func mix(x uint64) uint64 {
