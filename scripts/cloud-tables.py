@@ -123,6 +123,25 @@ def cpe_table(d):
         if r["metric"] == "cpe":
             cell[(float(r["workload.params.q"]), float(r["workload.params.lambda"]), r["cloud.migration"], int(float(r["cloud.xfactor"])))] = (r["mean"], r["hw"], r["n"])
     print_cpe(cell)
+    other_sign(cell)
+
+
+def other_sign(cell):
+    """Table 1's verdicts in the opposite sign reading (Δ = (LJFS − AFCFS) /
+    AFCFS, our first version's): the verdict does not hang on the sign."""
+    ref = refs("cloud-gang-cpe")
+    counts = defaultdict(int)
+    sizes = []
+    for k, (mean, hw, n) in cell.items():
+        if k in ref:
+            v = verdict(-mean, hw, ref[k])
+            counts[v.split(",")[0]] += 1
+            if v.startswith(("same sign", "agrees")):
+                sizes.append(abs(mean) / abs(ref[k]))
+    print()
+    print("In the opposite sign reading (Δ = (LJFS − AFCFS) / AFCFS, every value negated): "
+          + ", ".join(f"{k}: {v}" for k, v in sorted(counts.items()))
+          + (f"; where the sign matches, our size is {min(sizes):.2g}–{max(sizes):.2g}× the paper's" if sizes else "") + ".")
 
 
 def print_cpe(cell, what="|CPE|"):
