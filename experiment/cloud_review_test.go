@@ -80,3 +80,77 @@ func TestCloudReviewQuickExperiments(t *testing.T) {
 		}
 	}
 }
+
+// TestCloudALFQuickExperiments (issue 17, session-5 review, findings 1–2):
+// cloud-gang-alf and cloud-gang-monitor-lambda at quick scale.
+func TestCloudALFQuickExperiments(t *testing.T) {
+	type cell struct {
+		pol, lambda, xfactor string
+		rep                  int
+	}
+	key := func(r Row) cell {
+		return cell{r.Params["policy"], r.Params["workload.params.lambda"], r.Params["cloud.xfactor"], r.Rep}
+	}
+	byALF := map[string]map[cell]map[string]float64{}
+	for _, r := range quickRows(t, "cloud-gang-alf") {
+		a := r.Params["cloud.alf"]
+		if byALF[a] == nil {
+			byALF[a] = map[cell]map[string]float64{}
+		}
+		byALF[a][key(r)] = r.Metrics
+	}
+	if len(byALF["1"]) == 0 || len(byALF["4"]) == 0 {
+		t.Fatalf("cloud-gang-alf quick: ALF values %v", byALF)
+	}
+	// §3.1 condition (2): a higher load threshold leases on load later, so
+	// fewer VMs are leased over the run and jobs wait longer in VM queues.
+	for c, one := range byALF["1"] {
+		four := byALF["4"][c]
+		if four == nil {
+			t.Fatalf("alf: no ALF 4 run for %+v", c)
+		}
+		if !(four["vms_leased"] < one["vms_leased"]) || !(four["mean_wait"] > one["mean_wait"]) {
+			t.Errorf("alf %+v: ALF 4 leased %g VMs (ALF 1: %g), mean wait %g h (ALF 1: %g)",
+				c, four["vms_leased"], one["vms_leased"], four["mean_wait"], one["mean_wait"])
+		}
+	}
+	// ALF 1 is the figure experiments' setting, on the same seeds (common
+	// random numbers): its runs are cloud-gang-q50's first-fit runs.
+	same := 0
+	for _, r := range quickRows(t, "cloud-gang-q50") {
+		if r.Params["cloud.migration"] != "first-fit" {
+			continue
+		}
+		m := byALF["1"][key(r)]
+		if m == nil {
+			continue
+		}
+		for name, v := range r.Metrics {
+			if m[name] != v {
+				t.Errorf("alf 1 %+v: %s %g, cloud-gang-q50's run %g", key(r), name, m[name], v)
+			}
+		}
+		same++
+	}
+	if same == 0 {
+		t.Error("alf: no run in common with cloud-gang-q50")
+	}
+	// cloud-gang-monitor-lambda: the task reading with limit 2 binds (§2.3:
+	// a job migrates only if fewer than 2 of its tasks must move), where
+	// the default (job reading, limit 5) is close to no monitor: fewer
+	// migrations on the same jobs in every run.
+	n := 0
+	for _, r := range quickRows(t, "cloud-gang-monitor-lambda") {
+		d := byALF["1"][key(r)]
+		if d == nil {
+			continue
+		}
+		n++
+		if !(r.Metrics["migrations"] < d["migrations"]) {
+			t.Errorf("monitor tasks 2 %+v: %g migrations, the default monitor %g", key(r), r.Metrics["migrations"], d["migrations"])
+		}
+	}
+	if n == 0 {
+		t.Error("monitor-lambda: no run in common with cloud-gang-alf")
+	}
+}
