@@ -661,6 +661,29 @@ def alf(d):
              "disagrees (beyond the CI, but not the largest difference)")
         print(f"| {a} | " + " | ".join(cells) + f" | {v} |")
     print()
+    # The other reading of the same sentence: XFactor 20 against 10.
+    print("The same sentence read as XFactor 20 against 10 — mean response change, (X20 − X10) / X10 at each figure's highest λ, paired:")
+    print()
+    print("| ALF | " + " | ".join(f"q {q}, {PN[p]}" for q in qs for p in POLS) + " | verdict |")
+    print("|---:|" + "---:|" * (len(qs) * 2) + "---|")
+    for a in alfs:
+        cells, val = [], {}
+        for q in qs:
+            for p in POLS:
+                hi = max(lams[q])
+                m, hw, *_ = change(R, (a, q, hi, 10, p), (a, q, hi, 20, p), "mean_response")
+                val[(q, p)] = (m, hw)
+                cells.append(pct(m, hw))
+        if 0.25 not in qs:
+            print(f"| {a} | " + " | ".join(cells) + " | no p = 0.25 in this run |")
+            continue
+        beyond = all(abs(val[(0.25, p)][0]) > val[(0.25, p)][1] for p in POLS)
+        largest = all(abs(val[(0.25, p)][0]) > abs(v[0]) for p in POLS for k, v in val.items() if k[0] != 0.25)
+        v = ("agrees" if beyond and largest else
+             "disagrees (no difference beyond the CI)" if not beyond else
+             "disagrees (beyond the CI, but not the largest difference)")
+        print(f"| {a} | " + " | ".join(cells) + f" | {v} |")
+    print()
     # §4.4 (2): BSLD stable for p = 0.5 and 0.75, inconsistent for p = 0.25.
     print("**Mean bounded slowdown** (τ = 10 s) over each q's cells (both λ, both X, both policies): mean, range and relative range (max − min) / mean (§4.4 (2): stable for p = 0.5 and 0.75, \"a larger inconsistency\" for p = 0.25):")
     print()
