@@ -3,6 +3,7 @@ package experiment
 import (
 	"fmt"
 	"math"
+	"strings"
 	"testing"
 )
 
@@ -45,31 +46,47 @@ func TestCloudReviewQuickExperiments(t *testing.T) {
 		t.Error("overhead > 0: release condition 3 never changed a run (weak case)")
 	}
 
-	// cloud-gang-literal: under LJFS best-fit picks the job first-fit
-	// picks (§2.3: the largest fitting job is first in LJFS's order), so
-	// the runs are identical; billing by started hour (cost) is at least
-	// the lease time and a whole number of VM-hours.
-	lit := map[string]map[string]float64{}
+	// cloud-gang-literal: billing by started hour (cost) is at least the
+	// lease time and a whole number of VM-hours.
 	for _, r := range quickRows(t, "cloud-gang-literal") {
 		c, l := r.Metrics["cost"], r.Metrics["lease_time"]
 		if c < l || c != math.Trunc(c) {
 			t.Errorf("literal %s: cost %g for lease time %g", r.ConfigID, c, l)
 		}
-		if r.Params["policy"] == "cloud-ljfs" {
-			k := r.Params["cloud.lease_cooldown"] + " " + r.Params["cloud.xfactor"] + " " + r.Params["workload.params.lambda"] + " " + fmt.Sprint(r.Rep)
-			if o, ok := lit[k]; ok {
-				for name, v := range r.Metrics {
-					if o[name] != v {
-						t.Errorf("literal %s: LJFS %s %g, the other migration rule %g", k, name, v, o[name])
-					}
-				}
-			} else {
-				lit[k] = r.Metrics
+		if r.Params["policy"] == "cloud-ljfs" && r.Params["cloud.migration"] != "first-fit" {
+			t.Errorf("literal %s: LJFS runs with %s (a duplicate of first-fit)", r.ConfigID, r.Params["cloud.migration"])
+		}
+	}
+	// Under LJFS best-fit picks the job first-fit picks (§2.3: the
+	// largest fitting job is first in LJFS's order), so the runs are
+	// identical: cloud-gang-literal and -billed run LJFS with first-fit
+	// only and pair AFCFS best-fit with it. cloud-gang-cpe still runs both
+	// (its pairing simulates the base with the same migration rule): its
+	// LJFS runs must agree in every metric of their own.
+	lit := map[string]map[string]float64{}
+	pairs := 0
+	for _, r := range quickRows(t, "cloud-gang-cpe") {
+		if r.Params["policy"] != "cloud-ljfs" {
+			continue
+		}
+		k := r.Params["cloud.xfactor"] + " " + r.Params["workload.params.lambda"] + " " + fmt.Sprint(r.Rep)
+		o, ok := lit[k]
+		if !ok {
+			lit[k] = r.Metrics
+			continue
+		}
+		pairs++
+		for name, v := range r.Metrics {
+			if strings.HasPrefix(name, "cpe") {
+				continue // against a different AFCFS base
+			}
+			if o[name] != v {
+				t.Errorf("cpe %s: LJFS %s %g, the other migration rule %g", k, name, v, o[name])
 			}
 		}
 	}
-	if len(lit) == 0 {
-		t.Error("literal: no LJFS runs")
+	if pairs == 0 {
+		t.Error("cpe: no LJFS first-fit/best-fit pair")
 	}
 
 	// cloud-gang-alfoff: without leasing on load only condition (1)

@@ -81,6 +81,11 @@ def paired_cpe(d):
     per = defaultdict(lambda: defaultdict(list))
     for (key, rep), pols in sorted(runs.items()):
         a, l = pols.get("cloud-afcfs"), pols.get("cloud-ljfs")
+        if l is None and dict(key).get("cloud.migration") == "best-fit":
+            # Specs that run LJFS with first-fit only (under LJFS best-fit
+            # picks the same job): the LJFS first-fit run of the replication.
+            ff = tuple(sorted(dict(key, **{"cloud.migration": "first-fit"}).items()))
+            l = runs.get((ff, rep), {}).get("cloud-ljfs")
         if a is None or l is None:
             continue
         lt = (a["lease_time"] - l["lease_time"]) / a["lease_time"]
