@@ -580,15 +580,19 @@ def fig3_verdicts(R, settings, sname, lams):
             hi_c = [change(R, (a, 0.25, hi, 10, p), (a, 0.25, hi, 20, p), "migrations") for p in POLS]
             lo_fewer = all(c[0] + c[1] < 0 for c in lo_c)
             hi_comp = all(abs(c[0]) <= RESOLUTION or abs(c[0]) <= c[1] for c in hi_c)
-            shrinks = all(abs(h[0]) < abs(l[0]) for l, h in zip(lo_c, hi_c))
+            # the reduction shrinks (grows) from the lower to the higher λ beyond the CIs
+            shrinks = all(abs(l[0]) - abs(h[0]) > math.hypot(l[1], h[1]) for l, h in zip(lo_c, hi_c))
+            grows = all(abs(h[0]) - abs(l[0]) > math.hypot(l[1], h[1]) for l, h in zip(lo_c, hi_c))
             if lo_fewer and hi_comp:
                 v = "agrees"
             elif lo_fewer and shrinks:
                 v = "partly (fewer at the lower λ, less so at the higher, but not within 5%)"
             elif any(c[0] + c[1] < 0 for c in hi_c) and not lo_fewer:
                 v = "disagrees (the opposite pattern: no fewer at the lower λ, fewer at the higher)"
-            elif lo_fewer:
+            elif lo_fewer and grows:
                 v = "disagrees (fewer at the lower λ, but the reduction grows with λ)"
+            elif lo_fewer:
+                v = "disagrees (fewer at both λ by about as much: not comparable at the higher)"
             else:
                 v = "disagrees"
             print(f"- {sname} {a}, p = 0.25 (fewer at the lower λ, comparable as λ rises): λ {lo:g}: "
