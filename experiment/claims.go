@@ -71,7 +71,7 @@ func (c *Claim) validate(s *Spec) error {
 // The bounds of the worded sizes (Claim.Size), on the pooled relative
 // effect (Verdict.Effect): "slight" is at most 20%, "large" at least 50%
 // (for a lower-is-better comparison, the better one at most half the
-// worse one). Our choice; docs/reproduction.md states it.
+// worse one). Our choice; README's spec section states it.
 const (
 	SlightEffect = 0.20
 	LargeEffect  = 0.50

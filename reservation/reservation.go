@@ -709,7 +709,15 @@ func (p *Policy) Schedule(v *engine.View, plan *engine.Plan) {
 			// timer has not fired yet). DRRM may start early: unbound
 			// reservations hold no resource.
 			if p.mech != DRRM && now < r.start {
-				continue
+				// Waiting for a task that ended before its estimate: the
+				// reservation's hold already covers [waitFrom, start +
+				// duration), so it starts now rather than leave the
+				// resource idle (review 15b; seed 000's tasks end exactly at
+				// their estimates).
+				if !(r.waitFrom <= now && p.runningTask(v, res) == nil) {
+					continue
+				}
+				r.start = now
 			}
 			if v.NodeFree(res) > 0 && r.job.State == engine.Queued && !r.failed {
 				idle := p.runningTask(v, res) == nil && len(p.tasks[res]) == 0

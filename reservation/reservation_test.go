@@ -520,3 +520,32 @@ func TestSRRMWaitHoldsTheResource(t *testing.T) {
 		}
 	}
 }
+
+// TestSRRMWaitEndsWithTheTask (review 15b): a task that ends before its
+// estimate ends the wait — the reservation starts then, not at the
+// put-off start, so the resource does not idle with a task queued. One
+// resource: a task running 60 s with an estimate of 100 s, a 50 s task
+// queued, a reservation for [10, 200] lasting 5 s. It waits (the task is
+// expected to end at 100, within the slack), starts at 60 when the task
+// ends, and the queued task runs from 65.
+func TestSRRMWaitEndsWithTheTask(t *testing.T) {
+	p := model.Uniform("r", 1, 1)
+	p.Nodes[0].Capability, p.Nodes[0].Cost = 1, 1
+	t1 := model.NewJob(1, 0, 60, 1)
+	t1.Estimate, t1.Queue, t1.Site = 100, gen.TypeTask, 0
+	t2 := model.NewJob(2, 0, 50, 1)
+	t2.Estimate, t2.Queue, t2.Site = 50, gen.TypeTask, 0
+	r := model.NewJob(3, 0, 5, 1)
+	r.Queue, r.WindowStart, r.WindowEnd, r.Level, r.Estimate = gen.TypeReservation, 10, 200, 1, 5
+	for _, m := range []Mechanism{SRRMRandom, SRRMMinCost} {
+		pol := New(m, 1)
+		e := engine.New(p, []model.Job{t1, t2, r}, pol, engine.Options{})
+		if err := e.Run(); err != nil {
+			t.Fatal(err)
+		}
+		js := e.Jobs()
+		if js[2].Start != 60 || js[1].Start != 65 || pol.Extra()["start_waited"] != 1 {
+			t.Errorf("%s: reservation at %g, the queued task at %g (%v); want 60 and 65, a wait", m, js[2].Start, js[1].Start, pol.Extra())
+		}
+	}
+}
