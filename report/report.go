@@ -140,16 +140,25 @@ func render(p *plot.Plot, leg *legend, format string) ([]byte, error) {
 }
 
 // save writes p as dir/name.svg and dir/name.png (atomically) and returns
-// the figure with its SVG inline.
+// the figure with its SVG inline; with dir "" it writes no file and
+// renders only the SVG.
 func save(p *plot.Plot, leg *legend, dir, name, title, caption string) (Figure, error) {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	formats := []string{"svg", "png"}
+	if dir == "" {
+		// No folder: the figure is wanted inline only (its SVG), no files.
+		formats = formats[:1]
+	} else if err := os.MkdirAll(dir, 0o755); err != nil {
 		return Figure{}, err
 	}
 	var svg []byte
-	for _, format := range []string{"svg", "png"} {
+	for _, format := range formats {
 		b, err := render(p, leg, format)
 		if err != nil {
 			return Figure{}, err
+		}
+		if dir == "" {
+			svg = b
+			break
 		}
 		if err := writeAtomic(filepath.Join(dir, name+"."+format), b); err != nil {
 			return Figure{}, err

@@ -40,6 +40,20 @@ func TestFiguresAreByteStable(t *testing.T) {
 			t.Errorf("figure file %d differs between two renderings", k)
 		}
 	}
+	// Without a folder: the same figure inline, no file written (a
+	// caller that only reads the figure's SVG and metadata).
+	wd, _ := os.Getwd()
+	before, _ := os.ReadDir(wd)
+	f, err := SweepFigure("", "fig", Sweep{Title: "a title", XLabel: "x", Metric: MetricInfo("mean_wait"), Series: series})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := inlineSVG(files[0][0]); f.SVG != want {
+		t.Errorf("inline SVG without a folder differs from the file's")
+	}
+	if after, _ := os.ReadDir(wd); len(after) != len(before) {
+		t.Errorf("a figure without a folder wrote files: %d entries, were %d", len(after), len(before))
+	}
 }
 
 // TestPageIsSelfContained renders a page and checks it needs no network.
