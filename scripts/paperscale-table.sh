@@ -24,3 +24,21 @@ END {
 	for (i = 2; i <= n; i++) if (i in rows) print rows[i]
 	printf("| **all** | | | | | %.1f–%.1f h | %.1f h |\n", totmin / 3600, tot / 3600, totw / 3600)
 }' "$1"
+
+# With a second argument (lines "NAME W s wall U user S sys M KB" from
+# /usr/bin/time around whole `gridsched reproduce NAME` runs), a table
+# checking the estimates against whole runs.
+if [ $# -ge 2 ]; then
+	echo
+	echo "| experiment | CPU, estimated | CPU of the whole run | whole / estimated | wall of the whole run (load) |"
+	echo "|---|---:|---:|---:|---:|"
+	awk -F'\t' 'FNR == NR { if (FNR > 1 && $1 !~ /^#/) { lo[$1] = $7; hi[$1] = $6 }; next }
+	/^# / { load[$2] = $NF; next }
+	$3 == "s" && $4 == "wall" {
+		cpu = $5 + $7
+		est = (lo[$1] == hi[$1]) ? sprintf("%.0f s", hi[$1]) : sprintf("%.0f–%.0f s", lo[$1], hi[$1])
+		r = (lo[$1] == hi[$1]) ? sprintf("%.1f×", cpu / hi[$1]) : sprintf("%.1f–%.1f×", cpu / hi[$1], cpu / lo[$1])
+		l = ($1 in load) ? load[$1] : "14"
+		printf("| %s | %s | %.0f s | %s | %.0f s (%s) |\n", $1, est, cpu, r, $2, l)
+	}' "$1" FS=' ' "$2"
+fi
