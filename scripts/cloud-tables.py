@@ -603,6 +603,27 @@ def fig3_verdicts(R, settings, sname, lams):
     print()
 
 
+def cpe_lines(R, alfs, qs, lams, reps):
+    """Table 1's CPE over cloud-gang-alf's (q, λ, X) cells, per ALF."""
+    print("**CPE** (table 1's measure, LJFS against AFCFS, paper's sign; paired per replication) over the (q, λ, X) cells of each ALF:")
+    print()
+    for a in alfs:
+        vals = []
+        for q in qs:
+            for l in lams[q]:
+                for x in (10, 20):
+                    xs = []
+                    for r in reps:
+                        A, L = R.get((a, q, l, x, "cloud-afcfs", r)), R.get((a, q, l, x, "cloud-ljfs", r))
+                        if A and L:
+                            xs.append((A["lease_time"] - L["lease_time"]) / A["lease_time"] + (A["mean_response"] - L["mean_response"]) / A["mean_response"])
+                    vals.append(mean_ci(xs)[:2])
+        print(f"- ALF {a}: {len(vals)} cells; {sum(1 for m, h in vals if m - h > 0)} positive beyond the CI, "
+              f"{sum(1 for m, h in vals if m + h < 0)} negative, {sum(1 for m, h in vals if abs(m) <= h)} ties; "
+              f"means {min(m for m, h in vals):+.4f} to {max(m for m, h in vals):+.4f} (paper: 43 of 48 negative, median |CPE| 0.040).")
+    print()
+
+
 def alf(d, summary=False):
     """cloud-gang-alf: figures 2–3 (and table 1's CPE, the lease churn, the
     paper's BSLD and p = 0.25 sentences) at each ALF threshold. summary:
@@ -651,6 +672,7 @@ def alf(d, summary=False):
     # Figure 3.
     if summary:
         fig3_verdicts(R, alfs, "ALF", lams)
+        cpe_lines(R, alfs, qs, lams, reps)
         return
     print("**Figure 3** — migrations, XFactor 20 against 10, paired per replication (paper: fewer; up to −40% for p = 0.5 and 0.75, response times as good):")
     print()
@@ -718,23 +740,7 @@ def alf(d, summary=False):
         print(f"| {a} | " + " | ".join(cells) + f" | {v} |")
     print()
     # Table 1 does not move: paired CPE per (q, λ, X).
-    print("**CPE** (table 1's measure, LJFS against AFCFS, paper's sign; paired per replication) over the (q, λ, X) cells of each ALF:")
-    print()
-    for a in alfs:
-        vals = []
-        for q in qs:
-            for l in lams[q]:
-                for x in (10, 20):
-                    xs = []
-                    for r in reps:
-                        A, L = R.get((a, q, l, x, "cloud-afcfs", r)), R.get((a, q, l, x, "cloud-ljfs", r))
-                        if A and L:
-                            xs.append((A["lease_time"] - L["lease_time"]) / A["lease_time"] + (A["mean_response"] - L["mean_response"]) / A["mean_response"])
-                    vals.append(mean_ci(xs)[:2])
-        print(f"- ALF {a}: {len(vals)} cells; {sum(1 for m, h in vals if m - h > 0)} positive beyond the CI, "
-              f"{sum(1 for m, h in vals if m + h < 0)} negative, {sum(1 for m, h in vals if abs(m) <= h)} ties; "
-              f"means {min(m for m, h in vals):+.4f} to {max(m for m, h in vals):+.4f} (paper: 43 of 48 negative, median |CPE| 0.040).")
-    print()
+    cpe_lines(R, alfs, qs, lams, reps)
     # The pool: leases, peak and utilisation, AFCFS X = 10.
     print("**The pool** (AFCFS, X = 10, means over the replications): VMs leased over the run, peak VMs, busy share of lease time, mean wait (h):")
     print()
