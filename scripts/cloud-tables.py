@@ -9,7 +9,8 @@ the experiment is told by the folder's name (cloud-gang-cpe, -q25, -q50,
 -alf, -monitor-lambda; a
 suffix after the name is allowed). The paper's numbers come from the
 spec's `references:` in experiment/catalog. Prints Markdown on stdout;
-nothing is typed by hand.
+nothing is typed by hand. With --summary, cloud-gang-alf prints only its
+figure-2/3 verdict lines.
 
 Paired CPE (experiments that simulate both cloud-afcfs and cloud-ljfs,
 e.g. cloud-gang-literal): the AFCFS and LJFS runs of the same replication
@@ -602,9 +603,31 @@ def fig3_verdicts(R, settings, sname, lams):
     print()
 
 
-def alf(d):
+def cpe_lines(R, alfs, qs, lams, reps):
+    """Table 1's CPE over cloud-gang-alf's (q, λ, X) cells, per ALF."""
+    print("**CPE** (table 1's measure, LJFS against AFCFS, paper's sign; paired per replication) over the (q, λ, X) cells of each ALF:")
+    print()
+    for a in alfs:
+        vals = []
+        for q in qs:
+            for l in lams[q]:
+                for x in (10, 20):
+                    xs = []
+                    for r in reps:
+                        A, L = R.get((a, q, l, x, "cloud-afcfs", r)), R.get((a, q, l, x, "cloud-ljfs", r))
+                        if A and L:
+                            xs.append((A["lease_time"] - L["lease_time"]) / A["lease_time"] + (A["mean_response"] - L["mean_response"]) / A["mean_response"])
+                    vals.append(mean_ci(xs)[:2])
+        print(f"- ALF {a}: {len(vals)} cells; {sum(1 for m, h in vals if m - h > 0)} positive beyond the CI, "
+              f"{sum(1 for m, h in vals if m + h < 0)} negative, {sum(1 for m, h in vals if abs(m) <= h)} ties; "
+              f"means {min(m for m, h in vals):+.4f} to {max(m for m, h in vals):+.4f} (paper: 43 of 48 negative, median |CPE| 0.040).")
+    print()
+
+
+def alf(d, summary=False):
     """cloud-gang-alf: figures 2–3 (and table 1's CPE, the lease churn, the
-    paper's BSLD and p = 0.25 sentences) at each ALF threshold."""
+    paper's BSLD and p = 0.25 sentences) at each ALF threshold. summary:
+    the verdict lines of figures 2–3 only (--summary)."""
     R = paired_runs(d, lambda k: k["cloud.alf"])
     alfs = sorted({k[0] for k in R}, key=float)
     qs = sorted({k[1] for k in R})
@@ -613,11 +636,13 @@ def alf(d):
     print(f"Replications per configuration: {len(reps)}; every change below is paired per replication (Student-t 95% CI over the replications).")
     print()
     # Figure 2.
-    print("**Figure 2** — mean response time (h) at the figure's lowest → highest λ, and its paired change (paper: rises):")
-    print()
+    if not summary:
+        print("**Figure 2** — mean response time (h) at the figure's lowest → highest λ, and its paired change (paper: rises):")
+        print()
     cols = [(p, x) for p in POLS for x in (10, 20)]
-    print("| ALF | q | λ | " + " | ".join(f"{PN[p]}, X = {x}" for p, x in cols) + " |")
-    print("|---:|---|---|" + "---:|" * len(cols))
+    if not summary:
+        print("| ALF | q | λ | " + " | ".join(f"{PN[p]}, X = {x}" for p, x in cols) + " |")
+        print("|---:|---|---|" + "---:|" * len(cols))
     summ = defaultdict(lambda: defaultdict(int))
     rng = defaultdict(list)
     for a in alfs:
@@ -630,8 +655,10 @@ def alf(d):
                 summ[a][w] += 1
                 rng[a].append(m)
                 cells.append(f"{ra:.3f} → {rb:.3f}, {pct(m, hw)} ({w})")
-            print(f"| {a} | {q} | {lo:g} → {hi:g} | " + " | ".join(cells) + " |")
-    print()
+            if not summary:
+                print(f"| {a} | {q} | {lo:g} → {hi:g} | " + " | ".join(cells) + " |")
+    if not summary:
+        print()
     agree = [a for a in alfs if summ[a]["rises"] == sum(summ[a].values())]
     oppose = [a for a in alfs if summ[a]["falls"] == sum(summ[a].values())]
     for a in alfs:
@@ -643,6 +670,10 @@ def alf(d):
           f"and rises in every series at ALF {', '.join(agree) or '(none)'}: the verdict depends on the threshold, which the paper does not give.")
     print()
     # Figure 3.
+    if summary:
+        fig3_verdicts(R, alfs, "ALF", lams)
+        cpe_lines(R, alfs, qs, lams, reps)
+        return
     print("**Figure 3** — migrations, XFactor 20 against 10, paired per replication (paper: fewer; up to −40% for p = 0.5 and 0.75, response times as good):")
     print()
     fig3_table(R, alfs, "ALF", qs, lams)
@@ -709,23 +740,7 @@ def alf(d):
         print(f"| {a} | " + " | ".join(cells) + f" | {v} |")
     print()
     # Table 1 does not move: paired CPE per (q, λ, X).
-    print("**CPE** (table 1's measure, LJFS against AFCFS, paper's sign; paired per replication) over the (q, λ, X) cells of each ALF:")
-    print()
-    for a in alfs:
-        vals = []
-        for q in qs:
-            for l in lams[q]:
-                for x in (10, 20):
-                    xs = []
-                    for r in reps:
-                        A, L = R.get((a, q, l, x, "cloud-afcfs", r)), R.get((a, q, l, x, "cloud-ljfs", r))
-                        if A and L:
-                            xs.append((A["lease_time"] - L["lease_time"]) / A["lease_time"] + (A["mean_response"] - L["mean_response"]) / A["mean_response"])
-                    vals.append(mean_ci(xs)[:2])
-        print(f"- ALF {a}: {len(vals)} cells; {sum(1 for m, h in vals if m - h > 0)} positive beyond the CI, "
-              f"{sum(1 for m, h in vals if m + h < 0)} negative, {sum(1 for m, h in vals if abs(m) <= h)} ties; "
-              f"means {min(m for m, h in vals):+.4f} to {max(m for m, h in vals):+.4f} (paper: 43 of 48 negative, median |CPE| 0.040).")
-    print()
+    cpe_lines(R, alfs, qs, lams, reps)
     # The pool: leases, peak and utilisation, AFCFS X = 10.
     print("**The pool** (AFCFS, X = 10, means over the replications): VMs leased over the run, peak VMs, busy share of lease time, mean wait (h):")
     print()
@@ -786,10 +801,14 @@ def monitor_lambda(d):
         print()
 
 
-for d in sys.argv[1:]:
+SUMMARY = "--summary" in sys.argv[1:]
+for d in [a for a in sys.argv[1:] if a != "--summary"]:
     name = os.path.basename(os.path.normpath(d))
-    print(f"<!-- generated by scripts/cloud-tables.py from {name}/aggregate.csv -->")
+    print(f"<!-- generated by scripts/cloud-tables.py{' --summary' if SUMMARY else ''} from {name}/aggregate.csv -->")
     print()
+    if SUMMARY and re.search(r"cloud-gang-alf($|-)", name):
+        alf(d, summary=True)
+        continue
     if "cpe" in name:
         cpe_table(d)
         print()
