@@ -32,34 +32,36 @@ const (
 	SRRMMinCost
 )
 
+// variants are the mechanisms as named policies: DRRM, and SRRM with
+// r_schedule or m_schedule under the readings the paper leaves open —
+// m_schedule's predictor (docs/reservations.md, "SRRM") and where a
+// booking goes in its window (the paper inserts an admitted request into
+// a candidate's reservation queue and does not say where; the default
+// takes the earliest gap, the `-et` policies book only at the window
+// start).
+var variants = []struct {
+	name, desc string
+	mech       Mechanism
+	pred       Predictor
+	atStart    bool
+}{
+	{"drrm", "dynamic advance reservations on the resource–reservation graph (seed 000): admit now, bind when the window opens", DRRM, PredictQueue, false},
+	{"srrm-r", "static advance reservations (seed 000): bind at admission to a random feasible resource", SRRMRandom, PredictQueue, false},
+	{"srrm-m", "static advance reservations (seed 000): bind at admission to the resource of least predicted preemption cost (predicted from the resource's whole task queue)", SRRMMinCost, PredictQueue, false},
+	{"srrm-m-running", "srrm-m with the plainer predictor: only the task running at admission is looked at", SRRMMinCost, PredictRunning, false},
+	{"srrm-m-qlen", "srrm-m predicting from the running task's remaining time and the queue's length (each queued task at the mean expected runtime): no per-task foresight", SRRMMinCost, PredictQueueLength, false},
+	{"srrm-r-et", "srrm-r booking only at the window start (no admission-time use of the flexibility)", SRRMRandom, PredictQueue, true},
+	{"srrm-m-et", "srrm-m booking only at the window start (no admission-time use of the flexibility)", SRRMMinCost, PredictQueue, true},
+}
+
 func init() {
-	policy.Register("drrm", "dynamic advance reservations on the resource–reservation graph (seed 000): admit now, bind when the window opens", func(policy.NodeSelector) engine.Policy { return New(DRRM, 1) })
-	policy.Register("srrm-r", "static advance reservations (seed 000): bind at admission to a random feasible resource", func(policy.NodeSelector) engine.Policy { return New(SRRMRandom, 1) })
-	policy.Register("srrm-m", "static advance reservations (seed 000): bind at admission to the resource of least predicted preemption cost (predicted from the resource's whole task queue)", func(policy.NodeSelector) engine.Policy { return New(SRRMMinCost, 1) })
-	policy.Register("srrm-m-running", "srrm-m with the plainer predictor: only the task running at admission is looked at", func(policy.NodeSelector) engine.Policy {
-		p := New(SRRMMinCost, 1)
-		p.pred = PredictRunning
-		return p
-	})
-	// The placement reading (docs/reservations.md, "Where SRRM places a
-	// booking"): the paper inserts an admitted request into a candidate's
-	// reservation queue and does not say where in its window; the default
-	// takes the earliest gap, these book only at the window start.
-	policy.Register("srrm-m-qlen", "srrm-m predicting from the running task's remaining time and the queue's length (each queued task at the mean expected runtime): no per-task foresight", func(policy.NodeSelector) engine.Policy {
-		p := New(SRRMMinCost, 1)
-		p.pred = PredictQueueLength
-		return p
-	})
-	policy.Register("srrm-r-et", "srrm-r booking only at the window start (no admission-time use of the flexibility)", func(policy.NodeSelector) engine.Policy {
-		p := New(SRRMRandom, 1)
-		p.atStart = true
-		return p
-	})
-	policy.Register("srrm-m-et", "srrm-m booking only at the window start (no admission-time use of the flexibility)", func(policy.NodeSelector) engine.Policy {
-		p := New(SRRMMinCost, 1)
-		p.atStart = true
-		return p
-	})
+	for _, v := range variants {
+		policy.Register(v.name, v.desc, func(policy.NodeSelector) engine.Policy {
+			p := New(v.mech, 1)
+			p.pred, p.atStart = v.pred, v.atStart
+			return p
+		})
+	}
 }
 
 type resv struct {

@@ -370,19 +370,8 @@ func TestFailureCountsRunningVictim(t *testing.T) {
 // (free), the third finds the restarted 3 s task ending at 15 = lt − dur
 // and waits for it, the fourth preempts the 100 s task.
 func TestStartClassification(t *testing.T) {
-	p := model.Uniform("r", 1, 1)
-	p.Nodes[0].Capability, p.Nodes[0].Cost = 1, 1
-	task := func(id int64, rt float64) model.Job {
-		j := model.NewJob(id, 0, rt, 1)
-		j.Estimate, j.Queue, j.Site = rt, gen.TypeTask, 0
-		return j
-	}
-	resv := func(id int64, et, lt float64) model.Job {
-		r := model.NewJob(id, 0, 5, 1)
-		r.Queue, r.WindowStart, r.WindowEnd, r.Level, r.Estimate = gen.TypeReservation, et, lt, 1, 5
-		return r
-	}
-	jobs := []model.Job{task(1, 3), task(2, 100), resv(3, 2, 7), resv(4, 7, 12), resv(5, 13, 20), resv(6, 30, 35)}
+	p := resources(1)
+	jobs := []model.Job{taskJob(1, 0, 3, 3), taskJob(2, 0, 100, 100), resvJob(3, 0, 2, 7, 5), resvJob(4, 0, 7, 12, 5), resvJob(5, 0, 13, 20, 5), resvJob(6, 0, 30, 35, 5)}
 	for _, m := range []Mechanism{SRRMRandom, SRRMMinCost, DRRM} {
 		pol := New(m, 1)
 		e := engine.New(p, jobs, pol, engine.Options{})
@@ -421,18 +410,9 @@ func TestStartClassification(t *testing.T) {
 // task is predicted to run from 12 past 20 (cost 8) and resource 1 (cost
 // 5) is chosen, where the 100 s task started at 15 is preempted.
 func TestPredictQueueLength(t *testing.T) {
-	p := model.Uniform("r", 2, 1)
-	for i := range p.Nodes {
-		p.Nodes[i].Capability, p.Nodes[i].Cost = 1, 1
-	}
-	task := func(id int64, site int, rt float64) model.Job {
-		j := model.NewJob(id, 0, rt, 1)
-		j.Estimate, j.Queue, j.Site = rt, gen.TypeTask, site
-		return j
-	}
-	r := model.NewJob(8, 1, 5, 1)
-	r.Queue, r.WindowStart, r.WindowEnd, r.Level, r.Estimate = gen.TypeReservation, 20, 26, 1, 5
-	jobs := []model.Job{task(1, 0, 12), task(2, 1, 15), task(3, 0, 3), task(4, 0, 3), task(5, 0, 3), task(6, 0, 100), task(7, 1, 100), r}
+	p := resources(2)
+	task := func(id int64, site int, rt float64) model.Job { return taskJob(id, site, rt, rt) }
+	jobs := []model.Job{task(1, 0, 12), task(2, 1, 15), task(3, 0, 3), task(4, 0, 3), task(5, 0, 3), task(6, 0, 100), task(7, 1, 100), resvJob(8, 1, 20, 26, 5)}
 	for _, c := range []struct {
 		pred  Predictor
 		res   string
@@ -464,15 +444,9 @@ func TestPredictQueueLength(t *testing.T) {
 // instead; the task restarts at 15, is preempted by B at 50, restarts at
 // 55 and ends at 155: no idle time while it is queued.
 func TestSRRMWaitLeavesNoIdleGap(t *testing.T) {
-	p := model.Uniform("r", 1, 1)
-	p.Nodes[0].Capability, p.Nodes[0].Cost = 1, 1
-	tk := model.NewJob(1, 0, 100, 1)
-	tk.Estimate, tk.Queue, tk.Site = 100, gen.TypeTask, 0
-	resv := func(id int64, submit, et, lt float64) model.Job {
-		r := model.NewJob(id, submit, 5, 1)
-		r.Queue, r.WindowStart, r.WindowEnd, r.Level, r.Estimate = gen.TypeReservation, et, lt, 1, 5
-		return r
-	}
+	p := resources(1)
+	tk := taskJob(1, 0, 100, 100)
+	resv := func(id int64, submit, et, lt float64) model.Job { return resvJob(id, submit, et, lt, 5) }
 	for _, m := range []Mechanism{SRRMRandom, SRRMMinCost} {
 		pol := New(m, 1)
 		e := engine.New(p, []model.Job{tk, resv(2, 0, 10, 200), resv(3, 1, 50, 55)}, pol, engine.Options{})
@@ -497,15 +471,9 @@ func TestSRRMWaitLeavesNoIdleGap(t *testing.T) {
 // Before, B was booked at 50, preempted the task A waited for, and the
 // resource idled from 55 to 100.
 func TestSRRMWaitHoldsTheResource(t *testing.T) {
-	p := model.Uniform("r", 1, 1)
-	p.Nodes[0].Capability, p.Nodes[0].Cost = 1, 1
-	tk := model.NewJob(1, 0, 100, 1)
-	tk.Estimate, tk.Queue, tk.Site = 100, gen.TypeTask, 0
-	resv := func(id int64, submit, et, lt float64) model.Job {
-		r := model.NewJob(id, submit, 5, 1)
-		r.Queue, r.WindowStart, r.WindowEnd, r.Level, r.Estimate = gen.TypeReservation, et, lt, 1, 5
-		return r
-	}
+	p := resources(1)
+	tk := taskJob(1, 0, 100, 100)
+	resv := func(id int64, submit, et, lt float64) model.Job { return resvJob(id, submit, et, lt, 5) }
 	for _, m := range []Mechanism{SRRMRandom, SRRMMinCost} {
 		pol := New(m, 1)
 		e := engine.New(p, []model.Job{tk, resv(2, 0, 10, 200), resv(3, 20, 50, 60)}, pol, engine.Options{})
@@ -529,14 +497,8 @@ func TestSRRMWaitHoldsTheResource(t *testing.T) {
 // expected to end at 100, within the slack), starts at 60 when the task
 // ends, and the queued task runs from 65.
 func TestSRRMWaitEndsWithTheTask(t *testing.T) {
-	p := model.Uniform("r", 1, 1)
-	p.Nodes[0].Capability, p.Nodes[0].Cost = 1, 1
-	t1 := model.NewJob(1, 0, 60, 1)
-	t1.Estimate, t1.Queue, t1.Site = 100, gen.TypeTask, 0
-	t2 := model.NewJob(2, 0, 50, 1)
-	t2.Estimate, t2.Queue, t2.Site = 50, gen.TypeTask, 0
-	r := model.NewJob(3, 0, 5, 1)
-	r.Queue, r.WindowStart, r.WindowEnd, r.Level, r.Estimate = gen.TypeReservation, 10, 200, 1, 5
+	p := resources(1)
+	t1, t2, r := taskJob(1, 0, 60, 100), taskJob(2, 0, 50, 50), resvJob(3, 0, 10, 200, 5)
 	for _, m := range []Mechanism{SRRMRandom, SRRMMinCost} {
 		pol := New(m, 1)
 		e := engine.New(p, []model.Job{t1, t2, r}, pol, engine.Options{})
@@ -548,4 +510,30 @@ func TestSRRMWaitEndsWithTheTask(t *testing.T) {
 			t.Errorf("%s: reservation at %g, the queued task at %g (%v); want 60 and 65, a wait", m, js[2].Start, js[1].Start, pol.Extra())
 		}
 	}
+}
+
+// resources is n single-job resources of capability 1 and unit cost, for
+// the hand-made cases.
+func resources(n int) *model.Platform {
+	p := model.Uniform("r", n, 1)
+	for i := range p.Nodes {
+		p.Nodes[i].Capability, p.Nodes[i].Cost = 1, 1
+	}
+	return p
+}
+
+// taskJob is a non-reserved task queued at 0 on resource site, running rt
+// seconds with expected runtime est.
+func taskJob(id int64, site int, rt, est float64) model.Job {
+	j := model.NewJob(id, 0, rt, 1)
+	j.Estimate, j.Queue, j.Site = est, gen.TypeTask, site
+	return j
+}
+
+// resvJob is a reservation request of level 1 submitted at submit for the
+// window [et, lt], lasting dur.
+func resvJob(id int64, submit, et, lt, dur float64) model.Job {
+	r := model.NewJob(id, submit, dur, 1)
+	r.Queue, r.WindowStart, r.WindowEnd, r.Level, r.Estimate = gen.TypeReservation, et, lt, 1, dur
+	return r
 }

@@ -37,7 +37,7 @@ func init() {
 			}
 			return &p, nil
 		},
-		Policies: []system.Policy{{Name: "drrm"}, {Name: "srrm-r"}, {Name: "srrm-m"}, {Name: "srrm-m-running"}, {Name: "srrm-m-qlen"}, {Name: "srrm-r-et"}, {Name: "srrm-m-et"}},
+		Policies: policies(),
 		Metrics: []system.Metric{
 			{Key: "ap", Name: "admission rate AP", Unit: "fraction of requests", Min: 0, Max: 1},
 			{Key: "pp", Name: "preemption rate PP", Unit: "fraction of admitted", LowerIsBetter: true, Min: 0, Max: 1},
@@ -78,4 +78,13 @@ func attachFailure(r *system.Run, prepared any) error {
 		return nil
 	})
 	return nil
+}
+
+// policies names the registered variants for the system registry.
+func policies() []system.Policy {
+	out := make([]system.Policy, len(variants))
+	for i, v := range variants {
+		out[i] = system.Policy{Name: v.name}
+	}
+	return out
 }
