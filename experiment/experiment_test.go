@@ -61,11 +61,14 @@ func TestSpecErrors(t *testing.T) {
 	}
 	// Semantic errors also point at their value.
 	cases := map[string]string{
-		strings.Replace(small, "count: 3", "count: -1", 1):                                                                           `spec.yaml:10:23: replications.count: -1 is out of range: want a value >= 1`,
-		strings.Replace(small, "[fcfs, easy]", "[fcfs, eazy]", 1):                                                                    `policies[1]: unknown policy "eazy"`,
-		strings.Replace(small, "mean_bsld,", "mean_bslowdown,", 1):                                                                   `metrics[1]: unknown metric "mean_bslowdown"`,
-		strings.Replace(small, "workload.params.arrival_scale", "workload.paramz.x", 1):                                              `unknown parameter "workload.paramz.x"`,
-		strings.Replace(small, "[0.8, 1.2]", "[0.8, -1]", 1):                                                                         `arrival_scale: must be positive`,
+		strings.Replace(small, "count: 3", "count: -1", 1):                              `spec.yaml:10:23: replications.count: -1 is out of range: want a value >= 1`,
+		strings.Replace(small, "[fcfs, easy]", "[fcfs, eazy]", 1):                       `policies[1]: unknown policy "eazy"`,
+		strings.Replace(small, "mean_bsld,", "mean_bslowdown,", 1):                      `metrics[1]: unknown metric "mean_bslowdown"`,
+		strings.Replace(small, "workload.params.arrival_scale", "workload.paramz.x", 1): `unknown parameter "workload.paramz.x"`,
+		strings.Replace(small, "[0.8, 1.2]", "[0.8, -1]", 1):                            `arrival_scale: must be positive`,
+		// A parameter swept by both grid and zip (found in session 6: every
+		// configuration carried two values of node_select, one silently won).
+		small + "zip: {workload.params.arrival_scale: [1, 2]}\n":                                                                     `zip.workload.params.arrival_scale: "workload.params.arrival_scale" is both a grid and a zip parameter`,
 		strings.Replace(small, "replications: {count: 3}", "replications: {min: 1, max: 5, metric: mean_wait, rel_halfwidth: 2}", 1): `replications.rel_halfwidth: 2 is out of range: want a value in (0,1)`,
 		// Hierarchical grids (seed 001): dispatchers need a hierarchy;
 		// its parameters are checked with the rest.
@@ -267,10 +270,20 @@ func TestBuiltinSpecsLoad(t *testing.T) {
 		t.Fatal(Builtin())
 	}
 	for _, name := range Builtin() {
-		for _, label := range []string{"", "quick"} {
+		s, err := LoadBuiltin(name, "")
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		// Every label the spec declares (quick, paper, and the named
+		// re-runs the docs cite) must load too.
+		for label := range s.Labels {
 			if _, err := LoadBuiltin(name, label); err != nil {
 				t.Errorf("%s %s: %v", name, label, err)
 			}
+		}
+		if _, ok := s.Labels["quick"]; !ok {
+			t.Errorf("%s has no quick label", name)
 		}
 	}
 }

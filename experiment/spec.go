@@ -405,6 +405,13 @@ func (s *Spec) validate(sc *yamlx.Schema) []error {
 		}
 		n = len(s.Zip[k])
 	}
+	for _, k := range sortedKeys(s.Zip) {
+		if _, ok := s.Grid[k]; ok {
+			// Swept twice, every configuration would carry two values of
+			// it and one of them would silently win.
+			bad("zip."+k, "%q is both a grid and a zip parameter: vary it in one of them", k)
+		}
+	}
 	for _, part := range []map[string][]any{s.Grid, s.Zip} {
 		for _, k := range sortedKeys(part) {
 			if len(part[k]) == 0 {
