@@ -29,26 +29,33 @@ type Record struct {
 	BSLD     float64
 }
 
-// Records builds one record per job in arrival order.
+// Records builds one record per job in arrival order. A run does not
+// hold them (issue 19: 48 bytes per job): Summarize and the jobs.csv
+// writer compute each job's record when they need it (RecordOf).
 func Records(jobs []*engine.Job) []Record {
 	out := make([]Record, len(jobs))
-	nan := math.NaN()
 	for i, j := range jobs {
-		r := Record{Job: j, Wait: nan, Response: nan, Run: nan, Slowdown: nan, BSLD: nan}
-		if !math.IsNaN(j.Start) {
-			r.Wait = j.Start - j.Submit
-		}
-		if !math.IsNaN(j.Start) && !math.IsNaN(j.End) {
-			r.Run = j.End - j.Start
-			r.Response = j.End - j.Submit
-			if r.Run > 0 {
-				r.Slowdown = r.Response / r.Run
-			}
-			r.BSLD = max(1, r.Response/max(r.Run, Tau))
-		}
-		out[i] = r
+		out[i] = RecordOf(j)
 	}
 	return out
+}
+
+// RecordOf computes one job's record.
+func RecordOf(j *engine.Job) Record {
+	nan := math.NaN()
+	r := Record{Job: j, Wait: nan, Response: nan, Run: nan, Slowdown: nan, BSLD: nan}
+	if !math.IsNaN(j.Start) {
+		r.Wait = j.Start - j.Submit
+	}
+	if !math.IsNaN(j.Start) && !math.IsNaN(j.End) {
+		r.Run = j.End - j.Start
+		r.Response = j.End - j.Submit
+		if r.Run > 0 {
+			r.Slowdown = r.Response / r.Run
+		}
+		r.BSLD = max(1, r.Response/max(r.Run, Tau))
+	}
+	return r
 }
 
 // Summary is the run summary.
@@ -130,20 +137,20 @@ func (s Summary) MarshalJSON() ([]byte, error) {
 	return json.Marshal(j)
 }
 
-// Summarize computes the summary over the records of jobs that ran to an
-// end (completed or killed). Utilization is busy processor-time over
-// available processor-time between the first submit and the last end,
-// measured by the series (so nodes that are down do not count as
-// available); without a series it uses procs × span.
-func Summarize(recs []Record, procs int, series *Series) Summary {
-	s := Summary{Processors: procs, Jobs: len(recs), Skipped: map[string]int{}}
+// Summarize computes the summary over the jobs that ran to an end
+// (completed or killed), from their records (RecordOf, computed here, not
+// held). Utilization is busy processor-time over available processor-time
+// between the first submit and the last end, measured by the series (so
+// nodes that are down do not count as available); without a series it
+// uses procs × span.
+func Summarize(jobs []*engine.Job, procs int, series *Series) Summary {
+	s := Summary{Processors: procs, Jobs: len(jobs), Skipped: map[string]int{}}
 	s.FirstSubmit = math.Inf(1)
 	s.LastEnd = math.Inf(-1)
 	busy := 0.0
-	for i := range recs {
-		r := &recs[i]
-		s.FirstSubmit = min(s.FirstSubmit, r.Submit)
-		switch r.State {
+	for _, j := range jobs {
+		s.FirstSubmit = min(s.FirstSubmit, j.Submit)
+		switch j.State {
 		case engine.Completed:
 			s.Completed++
 		case engine.Killed:
@@ -155,31 +162,31 @@ func Summarize(recs []Record, procs int, series *Series) Summary {
 		default:
 			s.Unfinished++
 		}
-		if !math.IsNaN(r.End) {
-			s.LastEnd = max(s.LastEnd, r.End)
+		if !math.IsNaN(j.End) {
+			s.LastEnd = max(s.LastEnd, j.End)
 		}
-		if !math.IsNaN(r.Run) {
-			busy += r.Run * float64(r.Procs)
+		if r := RecordOf(j); !math.IsNaN(r.Run) {
+			busy += r.Run * float64(j.Procs)
 		}
 	}
-	if len(recs) == 0 || math.IsInf(s.LastEnd, -1) {
+	if len(jobs) == 0 || math.IsInf(s.LastEnd, -1) {
 		s.FirstSubmit, s.LastEnd = 0, 0
 		return s
 	}
 	// One buffer for the three samples in turn (distsum.Of sorts it).
-	buf := make([]float64, 0, len(recs))
-	sample := func(f func(*Record) float64) distsum.Summary {
+	buf := make([]float64, 0, len(jobs))
+	sample := func(f func(Record) float64) distsum.Summary {
 		buf = buf[:0]
-		for i := range recs {
-			if r := &recs[i]; r.State == engine.Completed || r.State == engine.Killed {
-				buf = append(buf, f(r))
+		for _, j := range jobs {
+			if j.State == engine.Completed || j.State == engine.Killed {
+				buf = append(buf, f(RecordOf(j)))
 			}
 		}
 		return distsum.Of(buf)
 	}
-	s.Wait = sample(func(r *Record) float64 { return r.Wait })
-	s.Response = sample(func(r *Record) float64 { return r.Response })
-	s.BSLD = sample(func(r *Record) float64 { return r.BSLD })
+	s.Wait = sample(func(r Record) float64 { return r.Wait })
+	s.Response = sample(func(r Record) float64 { return r.Response })
+	s.BSLD = sample(func(r Record) float64 { return r.BSLD })
 	s.Makespan = s.LastEnd - s.FirstSubmit
 	if s.Makespan > 0 {
 		s.Throughput = float64(s.Completed) / s.Makespan * 3600
