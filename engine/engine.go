@@ -292,6 +292,12 @@ func New(p *model.Platform, jobs []model.Job, pol Policy, opts Options) *Engine 
 	for i := range jobs {
 		store[i].Job = &jobs[i]
 		e.jobs[i] = &store[i]
+		if jobs[i].TraceFields == nil || jobs[i].ModelFields == nil {
+			e.fail("engine: job %d (ID %d) has no trace or model fields (make jobs with model.NewJob)", i, jobs[i].ID)
+		}
+	}
+	if err := model.CheckShared(); err != nil {
+		e.fail("engine: %v", err)
 	}
 	if !slices.IsSortedFunc(e.jobs, func(a, b *Job) int { return cmpFloat(a.Submit, b.Submit) }) {
 		slices.SortStableFunc(e.jobs, func(a, b *Job) int { return cmpFloat(a.Submit, b.Submit) })
