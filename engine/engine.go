@@ -80,12 +80,13 @@ const (
 // were both alive, 200 bytes per job each).
 type Job struct {
 	*model.Job
-	Index int32 // position in the engine's job list (arrival order)
-	State State
-	Start float64 // last start time (NaN if never started)
-	End   float64 // end time once terminal; while running, the scheduled end
-	Est   float64 // the scheduler's current wall-clock estimate
-	Alloc Alloc   // processors of the last start
+	Index  int32 // position in the engine's job list (arrival order)
+	State  State
+	killAt bool    // the scheduled end is a kill at the estimate
+	Start  float64 // last start time (NaN if never started)
+	End    float64 // end time once terminal; while running, the scheduled end
+	Est    float64 // the scheduler's current wall-clock estimate
+	Alloc  Alloc   // processors of the last start
 
 	Preemptions int     // times preempted or requeued after a failure
 	LostTime    float64 // wall time of runs that were lost (preempted, failed)
@@ -94,7 +95,6 @@ type Job struct {
 	runIdx   int32
 	minSpeed float64
 	natEnd   float64 // when the job would end by itself (after stretching)
-	killAt   bool    // the scheduled end is a kill at the estimate
 }
 
 // ExpectedEnd is when the scheduler expects a running job to end: start
