@@ -131,7 +131,9 @@ type Reservations struct {
 	id                int64
 	tasks             int
 	requests          int
-	pre               []model.Job // background_cover: the whole workload, drawn up front
+	pre               []model.Job                // background_cover: the whole workload, drawn up front
+	shared            model.Shared               // the jobs' trace fields (one per resource and type)
+	sites             map[int]*model.ModelFields // a task's model fields, one per resource
 }
 
 // NewReservations validates p and returns a generator for seed.
@@ -228,12 +230,21 @@ func (g *Reservations) task() model.Job {
 	tf := model.UnknownTraceFields
 	tf.Queue = TypeTask
 	if g.p.Resources > 0 {
-		m := model.UnknownModelFields
-		m.Site = g.tasks % g.p.Resources
-		j.ModelFields = &m
-		tf.Partition = m.Site + 1
+		site := g.tasks % g.p.Resources
+		m, ok := g.sites[site]
+		if !ok {
+			v := model.UnknownModelFields
+			v.Site = site
+			m = &v
+			if g.sites == nil {
+				g.sites = map[int]*model.ModelFields{}
+			}
+			g.sites[site] = m
+		}
+		j.ModelFields = m
+		tf.Partition = site + 1
 	}
-	j.TraceFields = &tf
+	j.TraceFields = g.shared.Trace(tf)
 	g.tasks++
 	return j
 }
@@ -254,7 +265,7 @@ func (g *Reservations) request() model.Job {
 	j.Estimate = dur
 	tf := model.UnknownTraceFields
 	tf.Queue = TypeReservation
-	j.TraceFields = &tf
+	j.TraceFields = g.shared.Trace(tf)
 	m := model.UnknownModelFields
 	m.WindowStart = g.t + book
 	m.WindowEnd = m.WindowStart + win
