@@ -64,12 +64,13 @@ func (p *GangParams) MeanSize() float64 {
 
 // Gang generates gang jobs.
 type Gang struct {
-	p     GangParams
-	arr   distuv.Exponential
-	svc   distuv.Exponential
-	sizeR *rand.Rand
-	t     float64
-	id    int64
+	shared model.Shared // the jobs' trace fields (few distinct values)
+	p      GangParams
+	arr    distuv.Exponential
+	svc    distuv.Exponential
+	sizeR  *rand.Rand
+	t      float64
+	id     int64
 }
 
 // NewGang validates p and returns a generator for seed.
@@ -95,7 +96,8 @@ func (g *Gang) Next() model.Job {
 	n := lo + g.sizeR.IntN(hi-lo+1)
 	g.id++
 	j := model.NewJob(g.id, g.t*SecondsPerHour, g.svc.Rand()*SecondsPerHour, n)
-	j.ReqProcs = n
-	j.Status = 1
+	tf := model.UnknownTraceFields
+	tf.ReqProcs, tf.Status = n, 1
+	j.TraceFields = g.shared.Trace(tf)
 	return j
 }

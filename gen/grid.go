@@ -154,6 +154,7 @@ func (p *GridParams) validate() error {
 // estimate l·e (Estimate), submission site (Site), deadline and pure
 // migration cost.
 type Grid struct {
+	shared  model.Shared // the jobs' trace fields (few distinct values)
 	p       GridParams
 	order   []int     // the random permutation of sites: position i has probability ∝ alpha^i
 	probs   []float64 // submission probability of each site (by site index)
@@ -302,12 +303,14 @@ func (g *Grid) Next() model.Job {
 	b := uniform(g.dlR, g.p.B1d, g.p.B2d)
 	g.id++
 	j := model.NewJob(g.id, g.t, l, n)
-	j.ReqProcs = n
-	j.Status = 1
 	j.Estimate = l * e
-	j.Site = g.site()
-	j.Partition = j.Site + 1
-	j.Deadline = g.t + b*l*e
-	j.MigrationCost = uniform(g.migR, g.p.D1, g.p.D2)
+	m := model.UnknownModelFields
+	m.Site = g.site()
+	m.Deadline = g.t + b*l*e
+	m.MigrationCost = uniform(g.migR, g.p.D1, g.p.D2)
+	j.ModelFields = &m
+	tf := model.UnknownTraceFields
+	tf.ReqProcs, tf.Status, tf.Partition = n, 1, m.Site+1
+	j.TraceFields = g.shared.Trace(tf)
 	return j
 }

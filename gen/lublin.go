@@ -202,6 +202,7 @@ type Lublin struct {
 	runR        *rand.Rand
 	id          int64
 	systemNodes int
+	shared      model.Shared // the jobs' trace fields (few distinct values)
 }
 
 // NewLublin validates p and returns a generator for seed.
@@ -292,8 +293,8 @@ func (g *Lublin) Next() model.Job {
 	run := max(1, math.Floor(math.Exp(g.logRuntime(t, n))))
 	g.id++
 	j := model.NewJob(g.id, at, run, n)
-	j.ReqProcs = n
-	j.Status = 1
-	j.Queue = t
+	tf := model.UnknownTraceFields
+	tf.ReqProcs, tf.Status, tf.Queue = n, 1, t
+	j.TraceFields = g.shared.Trace(tf)
 	return j
 }

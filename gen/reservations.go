@@ -131,7 +131,9 @@ type Reservations struct {
 	id                int64
 	tasks             int
 	requests          int
-	pre               []model.Job // background_cover: the whole workload, drawn up front
+	pre               []model.Job                // background_cover: the whole workload, drawn up front
+	shared            model.Shared               // the jobs' trace fields (one per resource and type)
+	sites             map[int]*model.ModelFields // a task's model fields, one per resource
 }
 
 // NewReservations validates p and returns a generator for seed.
@@ -225,11 +227,24 @@ func (g *Reservations) Next() model.Job {
 func (g *Reservations) task() model.Job {
 	j := model.NewJob(0, 0, uniform(g.taskR, g.p.TaskMin, g.p.TaskMax), 1)
 	j.Estimate = j.Runtime
-	j.Queue = TypeTask
+	tf := model.UnknownTraceFields
+	tf.Queue = TypeTask
 	if g.p.Resources > 0 {
-		j.Site = g.tasks % g.p.Resources
-		j.Partition = j.Site + 1
+		site := g.tasks % g.p.Resources
+		m, ok := g.sites[site]
+		if !ok {
+			v := model.UnknownModelFields
+			v.Site = site
+			m = &v
+			if g.sites == nil {
+				g.sites = map[int]*model.ModelFields{}
+			}
+			g.sites[site] = m
+		}
+		j.ModelFields = m
+		tf.Partition = site + 1
 	}
+	j.TraceFields = g.shared.Trace(tf)
 	g.tasks++
 	return j
 }
@@ -248,10 +263,14 @@ func (g *Reservations) request() model.Job {
 		j.Submit = 0
 	}
 	j.Estimate = dur
-	j.Queue = TypeReservation
-	j.WindowStart = g.t + book
-	j.WindowEnd = j.WindowStart + win
-	j.Level = 1 + g.levR.IntN(g.p.Levels)
+	tf := model.UnknownTraceFields
+	tf.Queue = TypeReservation
+	j.TraceFields = g.shared.Trace(tf)
+	m := model.UnknownModelFields
+	m.WindowStart = g.t + book
+	m.WindowEnd = m.WindowStart + win
+	m.Level = 1 + g.levR.IntN(g.p.Levels)
+	j.ModelFields = &m
 	return j
 }
 
@@ -364,38 +383,42 @@ func FromTrace(jobs []model.Job, p TraceReservationParams, seed uint64) ([]model
 	nodes := p.QuadNodes + p.DualNodes
 	tasks, requests := 0, 0
 	for _, j := range jobs {
+		// The input's trace and model fields are shared with it: changed
+		// copies are attached (model.Job).
+		tf, mf := *j.TraceFields, *j.ModelFields
 		work := j.Runtime * float64(j.Procs)
-		j.Procs, j.ReqProcs = 1, 1
+		j.Procs, tf.ReqProcs = 1, 1
 		if pick.Float64() < p.Fraction {
 			t += arr.Rand()
 			kind := TypeQuad + typ.IntN(reservationTypes)
 			if requests++; p.Requests > 0 && requests > p.Requests {
 				continue
 			}
-			j.Queue = kind
+			tf.Queue = kind
 			j.Submit = t
-			m := NodeCPUs(j.Queue)
+			m := NodeCPUs(tf.Queue)
 			dur := work / float64(m)
 			win := dur / (1 - p.Flexibility)
-			j.WindowStart = t + win/2
-			j.WindowEnd = j.WindowStart + win
+			mf.WindowStart = t + win/2
+			mf.WindowEnd = mf.WindowStart + win
 			j.Runtime, j.Estimate = dur, dur
-			j.Level = [...]int{4, 2, 1}[j.Queue-TypeQuad]
+			mf.Level = [...]int{4, 2, 1}[tf.Queue-TypeQuad]
 		} else {
-			j.Queue = TypeTask
+			tf.Queue = TypeTask
 			if p.Background != "trace" {
 				j.Submit = t0
 			}
-			j.Site = tasks % nodes
-			j.Partition = j.Site + 1
+			mf.Site = tasks % nodes
+			tf.Partition = mf.Site + 1
 			m := 4
-			if j.Site >= p.QuadNodes {
+			if mf.Site >= p.QuadNodes {
 				m = 2
 			}
 			j.Runtime = work / float64(m)
 			j.Estimate = j.Runtime
 			tasks++
 		}
+		j.TraceFields, j.ModelFields = &tf, &mf
 		out = append(out, j)
 	}
 	return out, nil

@@ -1,6 +1,11 @@
 package gen
 
-import "testing"
+import (
+	"math"
+	"testing"
+
+	"github.com/gridsched/gridsched/model"
+)
 
 // TestBackgroundCover (seed 000 §3.1: enough tasks in every queue that a
 // task runs whenever a reservation starts): with background_cover c,
@@ -58,5 +63,47 @@ func TestBackgroundCover(t *testing.T) {
 	p.Resources = 0
 	if _, err := NewReservations(p, 1); err == nil {
 		t.Error("background_cover without resources accepted")
+	}
+}
+
+// TestFromTraceLeavesInput: FromTrace changes the jobs' trace and model
+// fields (requested processors, queue, site, window, level) on copies it
+// attaches, never through its input's shared values (model.Job), so the
+// loaded trace a sweep shares between runs stays as loaded.
+func TestFromTraceLeavesInput(t *testing.T) {
+	var in []model.Job
+	for i := range 200 {
+		j := model.NewJob(int64(i+1), float64(10*i), 100, 1+i%4)
+		tf := model.UnknownTraceFields
+		tf.ReqProcs, tf.Status, tf.Queue, tf.Partition = j.Procs, 1, 0, 1
+		j.TraceFields = &tf
+		in = append(in, j)
+	}
+	before := make([]model.TraceFields, len(in))
+	for i := range in {
+		before[i] = *in[i].TraceFields
+	}
+	p := DefaultTraceReservationParams()
+	p.Fraction = 0.5
+	out, err := FromTrace(in, p, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	changed := 0
+	for _, j := range out {
+		if j.Queue != 0 {
+			changed++
+		}
+	}
+	if changed == 0 {
+		t.Fatal("FromTrace changed no job's queue (test is wrong)")
+	}
+	for i := range in {
+		if *in[i].TraceFields != before[i] || in[i].Site != model.Unknown || !math.IsNaN(in[i].WindowStart) {
+			t.Fatalf("input job %d changed: %+v %+v", i, *in[i].TraceFields, *in[i].ModelFields)
+		}
+	}
+	if err := model.CheckShared(); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -29,26 +29,33 @@ type Record struct {
 	BSLD     float64
 }
 
-// Records builds one record per job in arrival order.
+// Records builds one record per job in arrival order. A run does not
+// hold them (issue 19: 48 bytes per job): Summarize and the jobs.csv
+// writer compute each job's record when they need it (RecordOf).
 func Records(jobs []*engine.Job) []Record {
 	out := make([]Record, len(jobs))
-	nan := math.NaN()
 	for i, j := range jobs {
-		r := Record{Job: j, Wait: nan, Response: nan, Run: nan, Slowdown: nan, BSLD: nan}
-		if !math.IsNaN(j.Start) {
-			r.Wait = j.Start - j.Submit
-		}
-		if !math.IsNaN(j.Start) && !math.IsNaN(j.End) {
-			r.Run = j.End - j.Start
-			r.Response = j.End - j.Submit
-			if r.Run > 0 {
-				r.Slowdown = r.Response / r.Run
-			}
-			r.BSLD = max(1, r.Response/max(r.Run, Tau))
-		}
-		out[i] = r
+		out[i] = RecordOf(j)
 	}
 	return out
+}
+
+// RecordOf computes one job's record.
+func RecordOf(j *engine.Job) Record {
+	nan := math.NaN()
+	r := Record{Job: j, Wait: nan, Response: nan, Run: nan, Slowdown: nan, BSLD: nan}
+	if !math.IsNaN(j.Start) {
+		r.Wait = j.Start - j.Submit
+	}
+	if !math.IsNaN(j.Start) && !math.IsNaN(j.End) {
+		r.Run = j.End - j.Start
+		r.Response = j.End - j.Submit
+		if r.Run > 0 {
+			r.Slowdown = r.Response / r.Run
+		}
+		r.BSLD = max(1, r.Response/max(r.Run, Tau))
+	}
+	return r
 }
 
 // Summary is the run summary.
@@ -130,20 +137,20 @@ func (s Summary) MarshalJSON() ([]byte, error) {
 	return json.Marshal(j)
 }
 
-// Summarize computes the summary over the records of jobs that ran to an
-// end (completed or killed). Utilization is busy processor-time over
-// available processor-time between the first submit and the last end,
-// measured by the series (so nodes that are down do not count as
-// available); without a series it uses procs × span.
-func Summarize(recs []Record, procs int, series *Series) Summary {
-	s := Summary{Processors: procs, Jobs: len(recs), Skipped: map[string]int{}}
+// Summarize computes the summary over the jobs that ran to an end
+// (completed or killed), from their records (RecordOf, computed here, not
+// held). Utilization is busy processor-time over available processor-time
+// between the first submit and the last end, measured by the series (so
+// nodes that are down do not count as available); without a series it
+// uses procs × span.
+func Summarize(jobs []*engine.Job, procs int, series *Series) Summary {
+	s := Summary{Processors: procs, Jobs: len(jobs), Skipped: map[string]int{}}
 	s.FirstSubmit = math.Inf(1)
 	s.LastEnd = math.Inf(-1)
 	busy := 0.0
-	for i := range recs {
-		r := &recs[i]
-		s.FirstSubmit = min(s.FirstSubmit, r.Submit)
-		switch r.State {
+	for _, j := range jobs {
+		s.FirstSubmit = min(s.FirstSubmit, j.Submit)
+		switch j.State {
 		case engine.Completed:
 			s.Completed++
 		case engine.Killed:
@@ -155,31 +162,31 @@ func Summarize(recs []Record, procs int, series *Series) Summary {
 		default:
 			s.Unfinished++
 		}
-		if !math.IsNaN(r.End) {
-			s.LastEnd = max(s.LastEnd, r.End)
+		if !math.IsNaN(j.End) {
+			s.LastEnd = max(s.LastEnd, j.End)
 		}
-		if !math.IsNaN(r.Run) {
-			busy += r.Run * float64(r.Procs)
+		if r := RecordOf(j); !math.IsNaN(r.Run) {
+			busy += r.Run * float64(j.Procs)
 		}
 	}
-	if len(recs) == 0 || math.IsInf(s.LastEnd, -1) {
+	if len(jobs) == 0 || math.IsInf(s.LastEnd, -1) {
 		s.FirstSubmit, s.LastEnd = 0, 0
 		return s
 	}
 	// One buffer for the three samples in turn (distsum.Of sorts it).
-	buf := make([]float64, 0, len(recs))
-	sample := func(f func(*Record) float64) distsum.Summary {
+	buf := make([]float64, 0, len(jobs))
+	sample := func(f func(Record) float64) distsum.Summary {
 		buf = buf[:0]
-		for i := range recs {
-			if r := &recs[i]; r.State == engine.Completed || r.State == engine.Killed {
-				buf = append(buf, f(r))
+		for _, j := range jobs {
+			if j.State == engine.Completed || j.State == engine.Killed {
+				buf = append(buf, f(RecordOf(j)))
 			}
 		}
 		return distsum.Of(buf)
 	}
-	s.Wait = sample(func(r *Record) float64 { return r.Wait })
-	s.Response = sample(func(r *Record) float64 { return r.Response })
-	s.BSLD = sample(func(r *Record) float64 { return r.BSLD })
+	s.Wait = sample(func(r Record) float64 { return r.Wait })
+	s.Response = sample(func(r Record) float64 { return r.Response })
+	s.BSLD = sample(func(r Record) float64 { return r.BSLD })
 	s.Makespan = s.LastEnd - s.FirstSubmit
 	if s.Makespan > 0 {
 		s.Throughput = float64(s.Completed) / s.Makespan * 3600
@@ -212,11 +219,27 @@ type Point struct {
 // Points are kept in chunks that are never copied (the first ones small,
 // then seriesChunk points each): a series has about two points per job,
 // and a growing slice allocated and zeroed several times its final size
-// (issue 19).
+// (issue 19). A kept point's counts are int32 (24 bytes instead of
+// Point's 40): processors are counted in int32 by the engine (Span), and
+// a count of jobs beyond 2^31 − 1 is not a run this program can hold.
 type Series struct {
-	chunks  [][]Point
+	chunks  [][]point
 	n       int
 	running int
+}
+
+// point is a Point as kept.
+type point struct {
+	time                         float64
+	busy, avail, queued, running int32
+}
+
+func (p point) Point() Point {
+	return Point{Time: p.time, Busy: int(p.busy), Avail: int(p.avail), Queued: int(p.queued), Running: int(p.running)}
+}
+
+func keep(p Point) point {
+	return point{time: p.Time, busy: int32(p.Busy), avail: int32(p.Avail), queued: int32(p.Queued), running: int32(p.Running)}
 }
 
 const seriesChunk = 1 << 14
@@ -233,7 +256,11 @@ func (s *Series) Len() int { return s.n }
 // SeriesOf is a series of the given points (in time order), for a
 // simulation that samples its own state (the elastic cloud's).
 func SeriesOf(points []Point) *Series {
-	return &Series{chunks: [][]Point{points}, n: len(points)}
+	kept := make([]point, len(points))
+	for i, p := range points {
+		kept[i] = keep(p)
+	}
+	return &Series{chunks: [][]point{kept}, n: len(points)}
 }
 
 // All yields the points in time order.
@@ -241,7 +268,7 @@ func (s *Series) All() iter.Seq[Point] {
 	return func(yield func(Point) bool) {
 		for _, c := range s.chunks {
 			for _, p := range c {
-				if !yield(p) {
+				if !yield(p.Point()) {
 					return
 				}
 			}
@@ -251,14 +278,14 @@ func (s *Series) All() iter.Seq[Point] {
 
 // Sample records the state after an event.
 func (s *Series) Sample(now float64, busy, avail, queued int) {
-	p := Point{Time: now, Busy: busy, Avail: avail, Queued: queued, Running: s.running}
+	p := keep(Point{Time: now, Busy: busy, Avail: avail, Queued: queued, Running: s.running})
 	if s.n > 0 {
 		c := s.chunks[len(s.chunks)-1]
 		last := &c[len(c)-1]
-		if last.Busy == busy && last.Avail == avail && last.Queued == queued && last.Running == s.running {
+		if last.busy == p.busy && last.avail == p.avail && last.queued == p.queued && last.running == p.running {
 			return
 		}
-		if last.Time == now {
+		if last.time == now {
 			*last = p
 			return
 		}
@@ -268,7 +295,7 @@ func (s *Series) Sample(now float64, busy, avail, queued int) {
 		if k < 6 {
 			size = 256 << k // 256, 512, …, 8192: small runs stay small
 		}
-		s.chunks = append(s.chunks, make([]Point, 0, size))
+		s.chunks = append(s.chunks, make([]point, 0, size))
 	}
 	c := &s.chunks[len(s.chunks)-1]
 	*c = append(*c, p)

@@ -34,7 +34,7 @@ func TestSummaryByHand(t *testing.T) {
 		t.Fatal(err)
 	}
 	recs := metrics.Records(e.Jobs())
-	s := metrics.Summarize(recs, 4, series)
+	s := metrics.Summarize(e.Jobs(), 4, series)
 	near := func(name string, got, want float64) {
 		if math.Abs(got-want) > 1e-9 {
 			t.Errorf("%s = %g, want %g", name, got, want)
@@ -53,7 +53,7 @@ func TestSummaryByHand(t *testing.T) {
 		t.Errorf("counts %+v", s)
 	}
 	// The same utilization without the series (procs × span).
-	near("utilization without series", metrics.Summarize(recs, 4, nil).Utilization, 50.0/60)
+	near("utilization without series", metrics.Summarize(e.Jobs(), 4, nil).Utilization, 50.0/60)
 	// Slowdown = response / run; stretch for J2 = 14/5.
 	near("J2 slowdown", recs[1].Slowdown, 14.0/5)
 	// The series: at t=2 J3 starts while J1 runs (4 busy), J2 waits (1 queued).
@@ -153,7 +153,7 @@ func TestSummaryJSONLeavesOutMissingMetrics(t *testing.T) {
 	}
 	for name, s := range map[string]metrics.Summary{
 		"no jobs":  metrics.Summarize(nil, 4, nil),
-		"rejected": metrics.Summarize(metrics.Records(e.Jobs()), 4, nil),
+		"rejected": metrics.Summarize(e.Jobs(), 4, nil),
 	} {
 		if s.Ended() {
 			t.Fatalf("%s: Ended() = true", name)
@@ -193,7 +193,7 @@ func TestSummaryJSONMatchesStruct(t *testing.T) {
 	if err := e.Run(); err != nil {
 		t.Fatal(err)
 	}
-	s := metrics.Summarize(metrics.Records(e.Jobs()), 4, nil)
+	s := metrics.Summarize(e.Jobs(), 4, nil)
 	s.Extra = map[string]float64{"x": 1}
 	type plain metrics.Summary // no MarshalJSON
 	got, err := json.Marshal(s)

@@ -62,21 +62,23 @@ func num(b []byte, v float64) []byte {
 // given: Batsim names its first workload "w0".
 const DefaultWorkloadName = "w0"
 
-// WriteJobs writes one CSV row per record, with workload_name
+// WriteJobs writes one CSV row per job, with workload_name
 // DefaultWorkloadName. Unknown values are empty.
-func WriteJobs(w io.Writer, recs []metrics.Record) error {
-	return WriteJobsOf(w, recs, DefaultWorkloadName)
+func WriteJobs(w io.Writer, jobs []*engine.Job) error {
+	return WriteJobsOf(w, jobs, DefaultWorkloadName)
 }
 
-// WriteJobsOf writes one CSV row per record; workload_name is workload
-// (Batsim's meaning: the name of the workload the job came from).
-func WriteJobsOf(w io.Writer, recs []metrics.Record, workload string) error {
+// WriteJobsOf writes one CSV row per job (its metrics.Record, computed
+// row by row, not held); workload_name is workload (Batsim's meaning: the
+// name of the workload the job came from).
+func WriteJobsOf(w io.Writer, jobs []*engine.Job, workload string) error {
 	bw := bufio.NewWriterSize(w, 1<<16)
 	bw.WriteString(strings.Join(JobColumns, ",") + "\n")
 	name := csvField(workload)
 	b := make([]byte, 0, 256)
-	for i := range recs {
-		r := &recs[i]
+	for _, j := range jobs {
+		rec := metrics.RecordOf(j)
+		r := &rec
 		b = b[:0]
 		b = strconv.AppendInt(b, r.ID, 10)
 		b = append(b, ',')

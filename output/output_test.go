@@ -9,7 +9,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/gridsched/gridsched/engine"
 	. "github.com/gridsched/gridsched/internal/simtest"
-	"github.com/gridsched/gridsched/metrics"
 	"github.com/gridsched/gridsched/model"
 	"github.com/gridsched/gridsched/output"
 	"github.com/gridsched/gridsched/policy"
@@ -31,7 +30,7 @@ func run(t *testing.T) *engine.Engine {
 
 func TestJobsCSV(t *testing.T) {
 	var b bytes.Buffer
-	if err := output.WriteJobs(&b, metrics.Records(run(t).Jobs())); err != nil {
+	if err := output.WriteJobs(&b, run(t).Jobs()); err != nil {
 		t.Fatal(err)
 	}
 	want := `job_id,workload_name,submission_time,requested_number_of_resources,requested_time,success,final_state,starting_time,execution_time,finish_time,waiting_time,turnaround_time,stretch,allocated_resources,bounded_slowdown,user,preemptions,lost_time
@@ -66,7 +65,7 @@ func TestJobColumnsFollowBatsim(t *testing.T) {
 		k++
 	}
 	var b bytes.Buffer
-	if err := output.WriteJobsOf(&b, metrics.Records(run(t).Jobs()), "SDSC, 1998"); err != nil {
+	if err := output.WriteJobsOf(&b, run(t).Jobs(), "SDSC, 1998"); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(b.String(), "\n1,\"SDSC, 1998\",0,") {

@@ -165,6 +165,7 @@ func TestFailureReplanning(t *testing.T) {
 		p.Nodes[i].Capability, p.Nodes[i].Cost = 1, 1
 	}
 	r := model.NewJob(1, 0, 10, 1)
+	r.Own() // its own trace and model fields, set below
 	r.Queue, r.WindowStart, r.WindowEnd, r.Level, r.Estimate = 1, 50, 70, 1, 10
 	for _, c := range []struct {
 		m   Mechanism
@@ -207,10 +208,12 @@ func TestPredictQueue(t *testing.T) {
 	}
 	task := func(id int64, site int, rt float64) model.Job {
 		j := model.NewJob(id, 0, rt, 1)
+		j.Own() // its own trace and model fields, set below
 		j.Estimate, j.Queue, j.Site = rt, gen.TypeTask, site
 		return j
 	}
 	r := model.NewJob(5, 1, 5, 1)
+	r.Own() // its own trace and model fields, set below
 	r.Queue, r.WindowStart, r.WindowEnd, r.Level, r.Estimate = gen.TypeReservation, 20, 25, 1, 5
 	jobs := []model.Job{task(1, 0, 10), task(2, 1, 18), task(3, 0, 100), task(4, 1, 100), r}
 	for _, c := range []struct {
@@ -242,9 +245,11 @@ func TestIdleStart(t *testing.T) {
 	p := model.Uniform("r", 1, 1)
 	p.Nodes[0].Capability, p.Nodes[0].Cost = 1, 1
 	tk := model.NewJob(1, 0, 10, 1)
+	tk.Own() // its own trace and model fields, set below
 	tk.Estimate, tk.Queue, tk.Site = 10, gen.TypeTask, 0
 	mk := func(id int64, et float64) model.Job {
 		r := model.NewJob(id, 0, 5, 1)
+		r.Own() // its own trace and model fields, set below
 		r.Queue, r.WindowStart, r.WindowEnd, r.Level, r.Estimate = gen.TypeReservation, et, et+5, 1, 5
 		return r
 	}
@@ -343,6 +348,7 @@ func TestFailureCountsRunningVictim(t *testing.T) {
 	p := model.Uniform("r", 1, 1)
 	p.Nodes[0].Capability, p.Nodes[0].Cost = 1, 1
 	r := model.NewJob(1, 0, 10, 1)
+	r.Own() // its own trace and model fields, set below
 	r.Queue, r.WindowStart, r.WindowEnd, r.Level, r.Estimate = 1, 0, 10, 1, 10
 	for _, m := range []Mechanism{SRRMRandom, DRRM} {
 		pol := New(m, 1)
@@ -526,6 +532,7 @@ func resources(n int) *model.Platform {
 // seconds with expected runtime est.
 func taskJob(id int64, site int, rt, est float64) model.Job {
 	j := model.NewJob(id, 0, rt, 1)
+	j.Own() // its own trace and model fields, set below
 	j.Estimate, j.Queue, j.Site = est, gen.TypeTask, site
 	return j
 }
@@ -534,6 +541,7 @@ func taskJob(id int64, site int, rt, est float64) model.Job {
 // window [et, lt], lasting dur.
 func resvJob(id int64, submit, et, lt, dur float64) model.Job {
 	r := model.NewJob(id, submit, dur, 1)
+	r.Own() // its own trace and model fields, set below
 	r.Queue, r.WindowStart, r.WindowEnd, r.Level, r.Estimate = gen.TypeReservation, et, lt, 1, dur
 	return r
 }

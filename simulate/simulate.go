@@ -70,11 +70,10 @@ type Result struct {
 	Platform *model.Platform
 	Engine   *engine.Engine
 	Policy   engine.Policy
-	Records  []metrics.Record
 	Summary  metrics.Summary
 	Series   *metrics.Series
-	// Outcome is the run of a loop system (package system; Engine,
-	// Records and Series are then nil), System the system.
+	// Outcome is the run of a loop system (package system; Engine and
+	// Series are then nil), System the system.
 	Outcome *system.Outcome
 	System  *system.System
 }
@@ -291,8 +290,7 @@ func runLoaded(cfg Config, w *workload.Workload, p *model.Platform, release bool
 	if err := e.Run(); err != nil {
 		return nil, fmt.Errorf("policy %s on %s: %w", cfg.Policy, w.Name, err)
 	}
-	r.Records = metrics.Records(e.Jobs())
-	r.Summary = metrics.Summarize(r.Records, p.TotalPEs(), r.Series)
+	r.Summary = metrics.Summarize(e.Jobs(), p.TotalPEs(), r.Series)
 	for _, x := range run.Extras {
 		if r.Summary.Extra == nil {
 			r.Summary.Extra = map[string]float64{}
@@ -396,7 +394,7 @@ func (r *Result) WriteDir(dir string) error {
 		return errors.Join(errs...)
 	}
 	errs := []error{
-		write(JobsFile, func(f io.Writer) error { return output.WriteJobsOf(f, r.Records, r.Summary.Workload) }),
+		write(JobsFile, func(f io.Writer) error { return output.WriteJobsOf(f, r.Engine.Jobs(), r.Summary.Workload) }),
 		write(SummaryFile, func(f io.Writer) error { return output.WriteSummaryJSON(f, &r.Summary) }),
 		write(ScheduleFile, func(f io.Writer) error {
 			note := fmt.Sprintf("schedule simulated by gridsched, policy %s, platform %s (%d processors)", r.Config.Policy, r.Platform.Name, r.Platform.TotalPEs())

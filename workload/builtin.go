@@ -38,6 +38,7 @@ func Builtin(seed uint64, n, pes int, load float64) ([]model.Job, error) {
 	meanSize := 0.25 + 0.75*meanPar
 	arr := distuv.Exponential{Rate: float64(pes) * load / (meanRun * meanSize), Src: sim.Source(seed, "builtin/arrival")}
 	jobs := make([]model.Job, n)
+	var shared model.Shared // the trace fields: about 20 × log2(pes) distinct values
 	t := 0.0
 	for i := range jobs {
 		procs := 1
@@ -51,9 +52,9 @@ func Builtin(seed uint64, n, pes int, load float64) ([]model.Job, error) {
 		r := math.Round(min(max(run.Rand(), 1), 36*3600))
 		j := model.NewJob(int64(i+1), math.Floor(t), r, procs)
 		j.Estimate = math.Ceil(r*(1+3*estR.Float64())/60) * 60
-		j.ReqProcs = procs
-		j.Status = 1
-		j.User = 1 + int(sizeR.Uint64N(20))
+		tf := model.UnknownTraceFields
+		tf.ReqProcs, tf.Status, tf.User = procs, 1, 1+int(sizeR.Uint64N(20))
+		j.TraceFields = shared.Trace(tf)
 		jobs[i] = j
 		t += arr.Rand()
 	}

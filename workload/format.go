@@ -318,6 +318,7 @@ func readCSV(r io.Reader, name string, b *builder) error {
 			return fmt.Errorf("%s: %w", name, err)
 		}
 		j := model.NewJob(0, 0, 0, 0)
+		j.Own() // fields(&j) fills them in place
 		for k, f := range fields(&j) {
 			if pos[k] < 0 {
 				continue
@@ -327,6 +328,7 @@ func readCSV(r io.Reader, name string, b *builder) error {
 				return fmt.Errorf("%s:%d:%d: column %s: %v", name, line, col, Columns[k], err)
 			}
 		}
+		j.Compact()
 		if b.add(j) {
 			return nil
 		}
@@ -346,9 +348,11 @@ func readJSONL(r io.Reader, name string, b *builder) error {
 			continue
 		}
 		j := model.NewJob(0, 0, 0, 0)
+		j.Own() // parseJSONJob fills them in place
 		if err := parseJSONJob(sc.Bytes(), &j); err != nil {
 			return fmt.Errorf("%s:%d:%s", name, line, err)
 		}
+		j.Compact()
 		if b.add(j) {
 			return nil
 		}

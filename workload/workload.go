@@ -124,6 +124,7 @@ func Read(r *swf.Reader, name string, rules Rules, t Transform) (*Workload, erro
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	var b *builder
+	var cold swfCold
 	for {
 		rec, err := r.Next()
 		if err == io.EOF {
@@ -136,7 +137,7 @@ func Read(r *swf.Reader, name string, rules Rules, t Transform) (*Workload, erro
 			// The header is known once the first record is read.
 			b = newBuilder(name, rules, t, capacityHint(r.Header(), t))
 		}
-		if b.add(FromSWF(&rec)) {
+		if b.add(cold.job(&rec)) {
 			break
 		}
 	}
@@ -276,28 +277,48 @@ func unusable(j *model.Job, rules Rules) string {
 // the requested one; the partition field gives the submission site
 // (partition k ↔ site k−1).
 func FromSWF(r *swf.Record) model.Job {
+	var c swfCold
+	return c.job(r)
+}
+
+// swfCold hands out the trace fields of a load's jobs from chunks (one
+// allocation per 1,024 jobs instead of one per job) and one ModelFields
+// per submission site (a trace's jobs have no other model field).
+type swfCold struct {
+	chunk []model.TraceFields
+	sites map[int]*model.ModelFields
+}
+
+func (c *swfCold) job(r *swf.Record) model.Job {
 	procs := r.Alloc
 	if procs <= 0 {
 		procs = r.ReqProcs
 	}
 	j := model.NewJob(r.Job, r.Submit, r.Run, procs)
 	j.Estimate = r.ReqTime
-	j.TraceWait = r.Wait
-	j.AvgCPU = r.AvgCPU
-	j.UsedMem = r.UsedMem
-	j.ReqProcs = r.ReqProcs
-	j.ReqMem = r.ReqMem
-	j.Status = r.Status
-	j.User = r.User
-	j.Group = r.Group
-	j.Executable = r.Executable
-	j.Queue = r.Queue
-	j.Partition = r.Partition
-	if r.Partition >= 1 {
-		j.Site = r.Partition - 1
+	if len(c.chunk) == cap(c.chunk) {
+		c.chunk = make([]model.TraceFields, 0, 1024)
 	}
-	j.Preceding = r.Preceding
-	j.Think = r.Think
+	c.chunk = append(c.chunk, model.TraceFields{
+		TraceWait: r.Wait, AvgCPU: r.AvgCPU, UsedMem: r.UsedMem, ReqProcs: r.ReqProcs,
+		ReqMem: r.ReqMem, Status: r.Status, User: r.User, Group: r.Group,
+		Executable: r.Executable, Queue: r.Queue, Partition: r.Partition,
+		Preceding: r.Preceding, Think: r.Think,
+	})
+	j.TraceFields = &c.chunk[len(c.chunk)-1]
+	if r.Partition >= 1 {
+		m, ok := c.sites[r.Partition]
+		if !ok {
+			if c.sites == nil {
+				c.sites = map[int]*model.ModelFields{}
+			}
+			v := model.UnknownModelFields
+			v.Site = r.Partition - 1
+			m = &v
+			c.sites[r.Partition] = m
+		}
+		j.ModelFields = m
+	}
 	return j
 }
 

@@ -26,9 +26,17 @@ func (b *JobB) Procs(n int) *JobB     { b.j.Procs = n; return b }
 func (b *JobB) Run(r float64) *JobB   { b.j.Runtime = r; return b }
 func (b *JobB) Est(e float64) *JobB   { b.j.Estimate = e; return b }
 func (b *JobB) Obj() model.Job        { return b.j }
-func (b *JobB) User(u int) *JobB      { b.j.User = u; return b }
-func (b *JobB) Status(s int) *JobB    { b.j.Status = s; return b }
-func (b *JobB) Partition(p int) *JobB { b.j.Partition = p; return b }
+func (b *JobB) User(u int) *JobB      { b.trace().User = u; return b }
+func (b *JobB) Status(s int) *JobB    { b.trace().Status = s; return b }
+func (b *JobB) Partition(p int) *JobB { b.trace().Partition = p; return b }
+
+// trace attaches a copy of the job's trace fields to change (they are
+// shared: model.Job).
+func (b *JobB) trace() *model.TraceFields {
+	t := *b.j.TraceFields
+	b.j.TraceFields = &t
+	return &t
+}
 
 // Jobs builds every builder.
 func Jobs(bs ...*JobB) []model.Job {
