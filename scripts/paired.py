@@ -17,6 +17,21 @@ against its mean run time R = response - wait: scarce (W >= R), ample
 lists every configuration's means ± 95% CI half-widths instead (with
 --regime, each configuration's regime too).
 
+With --verdict X (a numeric parameter, e.g. platform.nodes) it also prints
+the verdict of a "better when ample" claim from the paired points, by the
+rule of the claims checker (experiment/claims.go, expect:
+better-when-ample): each series (one setting of the parameters other than
+X, ordered by X) must read losses or ties, then only wins to its end,
+(L|T)* W+; agrees when every series does, disagrees when a series ends in
+a loss or nothing wins, partly otherwise, no difference detected when
+nothing wins or loses. With --by P the verdict is given per value of P
+(e.g. workload.trace) as well as overall. The checker compares unpaired
+means (the difference of the means against its CI); this uses the paired
+relative effect, so its wins and ties can differ where CIs are close.
+
+Effects whose 95% CI half-width rounds to 0.00% are printed with four
+decimals, so that a "loss" of 16 ppm reads as one.
+
 Prints a Markdown table. Standard library only.
 """
 import argparse
@@ -57,6 +72,71 @@ def fmt(x):
     return "%.3f" % x
 
 
+def nrange(ns):
+    return "%d" % min(ns) if len(ns) == 1 else "%d–%d" % (min(ns), max(ns))
+
+
+def fmt_effect(mr, hr):
+    """The relative effect and its CI half-width in percent: two decimals,
+    four where the half-width rounds to 0.00% but the effect or the
+    half-width is not exactly 0."""
+    if math.isnan(hr):
+        return "%+.2f%%" % (100 * mr)
+    if round(100 * hr, 2) == 0 and (mr != 0 or hr != 0):
+        return "%+.4f%% ± %.4f%%" % (100 * mr, 100 * hr)
+    return "%+.2f%% ± %.2f%%" % (100 * mr, 100 * hr)
+
+
+def verdict(patterns):
+    """The claims checker's better-when-ample verdict (experiment/claims.go)
+    from the series' patterns of W, T and L along x."""
+    wins = sum(p.count("W") for p in patterns)
+    losses = sum(p.count("L") for p in patterns)
+    good = sum(1 for p in patterns if p.lstrip("LT") != "" and p.lstrip("LT").strip("W") == "")
+    if not patterns or wins + losses == 0:
+        return "no difference detected"
+    if good == len(patterns):
+        return "agrees"
+    if any(p.endswith("L") for p in patterns) or wins == 0:
+        return "disagrees"
+    return "partly"
+
+
+def print_verdicts(points, others, x, by):
+    """Prints the better-when-ample verdict of the paired points, overall
+    and per value of by: each series is one setting of the parameters
+    other than x and by's, ordered by x."""
+    series = {}
+    order = []
+    for setting, point in points:
+        if point not in ("win", "loss", "tie"):
+            continue
+        key = tuple((p, setting[p]) for p in others if p != x)
+        if key not in series:
+            series[key] = []
+            order.append(key)
+        series[key].append((float(setting[x]), point[0].upper()))
+    groups = [("all series", order)]
+    if by:
+        vals = []
+        for k in order:
+            v = dict(k)[by]
+            if v not in vals:
+                vals.append(v)
+        groups += [("%s=%s" % (by, v.rsplit("/", 1)[-1]), [k for k in order if dict(k)[by] == v]) for v in vals]
+    print("\nVerdict (better when ample, along %s; rule of experiment/claims.go on the paired points):\n" % x)
+    print("| series | along %s | verdict |" % x)
+    print("|---|---|---|")
+    for name, keys in groups:
+        pats = []
+        for k in keys:
+            pts = sorted(series[k])
+            pats.append("".join(c for _, c in pts))
+        desc = "; ".join("%s: %s" % (", ".join("%s=%s" % (p, v.rsplit("/", 1)[-1]) for p, v in k if p != by or name == "all series"), pat)
+                         for k, pat in zip(keys, pats))
+        print("| %s | %s | %s |" % (name, desc, verdict(pats)))
+
+
 def regime(rs):
     """scarce (mean wait W >= mean run time R = response - wait), ample
     (W <= 0.05 R) or between, from the runs' means."""
@@ -78,6 +158,8 @@ def main():
     ap.add_argument("--list", help="comma-separated metrics: list every configuration")
     ap.add_argument("--lower-is-better", action="store_true")
     ap.add_argument("--regime", action="store_true")
+    ap.add_argument("--verdict", metavar="X", help="numeric parameter along which to give the better-when-ample verdict of the paired points")
+    ap.add_argument("--by", default="", help="with --verdict: also give the verdict per value of this parameter")
     ap.add_argument("--show", default="", help="comma-separated parameters to name the setting by (default: all others); paths are shown by their base name")
     a = ap.parse_args()
     rows = list(csv.DictReader(open(a.runs, newline="")))
@@ -95,7 +177,9 @@ def main():
         seen = {}
         for r in rows:
             seen.setdefault(r["config_id"], []).append(r)
+        ns = set()
         for cid, rs in seen.items():
+            ns.add(len(rs))
             cells = [rs[0][p].rsplit("/", 1)[-1] for p in params]
             for m in ms:
                 mean, hw = ci([float(r[m]) for r in rs if r[m] != ""])
@@ -103,13 +187,17 @@ def main():
             if a.regime:
                 cells.append(regime([r for r in rs]))
             print("| " + " | ".join(cells) + " |")
-        print("\n(n = %d replications per configuration; ± = 95%% CI half-width)" % len(rs))
+        print("\n(n = %s replications per configuration; ± = 95%% CI half-width)" % nrange(ns))
         return
     if not (a.param and a.better and a.worse and a.metric):
         sys.exit("need --param, --better, --worse and --metric (or --list)")
     if a.param not in params:
         sys.exit("%s: no parameter %r (have %s)" % (a.runs, a.param, ", ".join(params)))
     others = [p for p in params if p != a.param]
+    if a.verdict and a.verdict not in others:
+        sys.exit("--verdict: %r is not a parameter other than %s (have %s)" % (a.verdict, a.param, ", ".join(others)))
+    if a.by and a.by not in others:
+        sys.exit("--by: %r is not a parameter other than %s (have %s)" % (a.by, a.param, ", ".join(others)))
     groups = {}
     order = []
     for r in rows:
@@ -130,6 +218,7 @@ def main():
     print("| " + " | ".join(head) + " |")
     print("|" + "---|" * len(head))
     ns = set()
+    points = []
     for key in order:
         g = groups[key]
         if a.better not in g or a.worse not in g:
@@ -159,12 +248,13 @@ def main():
             wait, _ = ci([num(w[k], "mean_wait") for k in reps])
             resp, _ = ci([num(w[k], "mean_response") for k in reps])
             line += [fmt(wait), fmt(resp), regime([w[k] for k in reps])]
-        line += ["%s ± %s" % (fmt(mw), fmt(hw)), "%s ± %s" % (fmt(mb), fmt(hb)),
-                 "%+.2f%% ± %.2f%%" % (100 * mr, 100 * hr) if not math.isnan(hr) else "%+.2f%%" % (100 * mr), point]
+        line += ["%s ± %s" % (fmt(mw), fmt(hw)), "%s ± %s" % (fmt(mb), fmt(hb)), fmt_effect(mr, hr), point]
         print("| " + " | ".join(line) + " |")
-    nr = "%d" % min(ns) if len(ns) == 1 else "%d–%d" % (min(ns), max(ns))
+        points.append((dict(zip(others, key)), point))
     print("\n(n = %s replications per point; ± = 95%% CI half-width; relative effect = (%s − %s) / %s per replication)"
-          % (nr, a.better, a.worse, a.worse))
+          % (nrange(ns), a.better, a.worse, a.worse))
+    if a.verdict:
+        print_verdicts(points, others, a.verdict, a.by)
 
 
 if __name__ == "__main__":
