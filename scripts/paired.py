@@ -15,7 +15,9 @@ against its mean run time R = response - wait: scarce (W >= R), ample
   scripts/paired.py results/X/runs.csv --list makespan,mean_response
 
 lists every configuration's means ± 95% CI half-widths instead (with
---regime, each configuration's regime too).
+--regime, each configuration's regime too). With --better '*' every other
+value of param is compared with --worse (e.g. each unstable count against
+the all-stable platform).
 
 With --verdict X (a numeric parameter, e.g. platform.nodes) it also prints
 the verdict of a "better when ample" claim from the paired points, by the
@@ -78,11 +80,11 @@ def nrange(ns):
 
 def fmt_effect(mr, hr):
     """The relative effect and its CI half-width in percent: two decimals,
-    four where the half-width rounds to 0.00% but the effect or the
-    half-width is not exactly 0."""
+    four where the half-width rounds to 0.00% at two decimals but not at
+    four (a 16 ppm effect with a 15 ppm half-width)."""
     if math.isnan(hr):
         return "%+.2f%%" % (100 * mr)
-    if round(100 * hr, 2) == 0 and (mr != 0 or hr != 0):
+    if round(100 * hr, 2) == 0 and round(100 * hr, 4) != 0:
         return "%+.4f%% ± %.4f%%" % (100 * mr, 100 * hr)
     return "%+.2f%% ± %.2f%%" % (100 * mr, 100 * hr)
 
@@ -198,9 +200,14 @@ def main():
         sys.exit("--verdict: %r is not a parameter other than %s (have %s)" % (a.verdict, a.param, ", ".join(others)))
     if a.by and a.by not in others:
         sys.exit("--by: %r is not a parameter other than %s (have %s)" % (a.by, a.param, ", ".join(others)))
+    if a.better == "*" and a.verdict:
+        sys.exit("--verdict needs one --better value, not *")
     groups = {}
     order = []
+    values = []
     for r in rows:
+        if r[a.param] not in values:
+            values.append(r[a.param])
         key = tuple(r[p] for p in others)
         if key not in groups:
             groups[key] = {}
@@ -214,16 +221,17 @@ def main():
     head = ["setting"]
     if a.regime:
         head += ["mean wait (%s)" % a.worse, "mean response (%s)" % a.worse, "regime"]
-    head += ["%s %s" % (a.metric, a.worse), "%s %s" % (a.metric, a.better), "relative effect", "point"]
+    bettervals = [v for v in values if v != a.worse] if a.better == "*" else [a.better]
+    head += ["%s %s" % (a.metric, a.worse), "%s %s" % (a.metric, a.better if a.better != "*" else "(" + a.param + ")"), "relative effect", "point"]
     print("| " + " | ".join(head) + " |")
     print("|" + "---|" * len(head))
     ns = set()
     points = []
-    for key in order:
+    for key, bv in [(k, v) for k in order for v in bettervals]:
         g = groups[key]
-        if a.better not in g or a.worse not in g:
+        if bv not in g or a.worse not in g:
             continue
-        b, w = g[a.better], g[a.worse]
+        b, w = g[bv], g[a.worse]
         reps = sorted(set(b) & set(w), key=int)
         ns.add(len(reps))
         bm = [num(b[k], a.metric) for k in reps]
@@ -243,6 +251,8 @@ def main():
             point = "tie"
         shown = a.show.split(",") if a.show else others
         setting = ", ".join("%s=%s" % (p, v.rsplit("/", 1)[-1]) for p, v in zip(others, key) if p in shown)
+        if a.better == "*":
+            setting = ", ".join(x for x in [setting, "%s=%s" % (a.param, bv)] if x)
         line = [setting]
         if a.regime:
             wait, _ = ci([num(w[k], "mean_wait") for k in reps])
@@ -252,7 +262,7 @@ def main():
         print("| " + " | ".join(line) + " |")
         points.append((dict(zip(others, key)), point))
     print("\n(n = %s replications per point; ± = 95%% CI half-width; relative effect = (%s − %s) / %s per replication)"
-          % (nrange(ns), a.better, a.worse, a.worse))
+          % (nrange(ns), a.better if a.better != "*" else a.param, a.worse, a.worse))
     if a.verdict:
         print_verdicts(points, others, a.verdict, a.by)
 
