@@ -162,6 +162,7 @@ def main():
     ap.add_argument("--regime", action="store_true")
     ap.add_argument("--verdict", metavar="X", help="numeric parameter along which to give the better-when-ample verdict of the paired points")
     ap.add_argument("--by", default="", help="with --verdict: also give the verdict per value of this parameter")
+    ap.add_argument("--sort", default="", help="comma-separated parameters to order the rows by: numerically where the values are numbers, else by first appearance (default: the order of first appearance, e.g. of concatenated exports)")
     ap.add_argument("--show", default="", help="comma-separated parameters to name the setting by (default: all others); paths are shown by their base name")
     a = ap.parse_args()
     rows = list(csv.DictReader(open(a.runs, newline="")))
@@ -217,6 +218,27 @@ def main():
     def num(r, m):
         v = r.get(m, "")
         return float(v) if v not in ("", None) else float("nan")
+
+    if a.sort:
+        keys = a.sort.split(",")
+        for p in keys:
+            if p not in others:
+                sys.exit("--sort: %r is not a parameter other than %s (have %s)" % (p, a.param, ", ".join(others)))
+        first = {}
+        for k in order:
+            for p, v in zip(others, k):
+                first.setdefault((p, v), len(first))
+
+        def rank(k):
+            out = []
+            for p in keys:
+                v = k[others.index(p)]
+                try:
+                    out.append((0, float(v)))
+                except ValueError:
+                    out.append((1, first[(p, v)]))
+            return out
+        order.sort(key=rank)
 
     head = ["setting"]
     if a.regime:
