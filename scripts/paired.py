@@ -34,7 +34,8 @@ relative effect, so its wins and ties can differ where CIs are close.
 Effects whose 95% CI half-width rounds to 0.00% are printed with four
 decimals, so that a "loss" of 16 ppm reads as one.
 
-Prints a Markdown table. Standard library only.
+Prints a Markdown table. Standard library only. Self-test of the verdict
+rule and the number format: python3 -m doctest scripts/paired.py
 """
 import argparse
 import csv
@@ -81,7 +82,15 @@ def nrange(ns):
 def fmt_effect(mr, hr):
     """The relative effect and its CI half-width in percent: two decimals,
     four where the half-width rounds to 0.00% at two decimals but not at
-    four (a 16 ppm effect with a 15 ppm half-width)."""
+    four (a 16 ppm effect with a 15 ppm half-width).
+
+    >>> fmt_effect(0.000016, 0.000015)
+    '+0.0016% ± 0.0015%'
+    >>> fmt_effect(-0.0035, 1e-18)  # identical in every replication
+    '-0.35% ± 0.00%'
+    >>> fmt_effect(0.0123, 0.0045)
+    '+1.23% ± 0.45%'
+    """
     if math.isnan(hr):
         return "%+.2f%%" % (100 * mr)
     if round(100 * hr, 2) == 0 and round(100 * hr, 4) != 0:
@@ -91,7 +100,21 @@ def fmt_effect(mr, hr):
 
 def verdict(patterns):
     """The claims checker's better-when-ample verdict (experiment/claims.go)
-    from the series' patterns of W, T and L along x."""
+    from the series' patterns of W, T and L along x.
+
+    >>> verdict(["TTWW", "LTWW"])
+    'agrees'
+    >>> verdict(["TTTTLTTT", "LLTTTTTT"])  # figure 8 on SDSC-BLUE: ties when ample are not wins
+    'disagrees'
+    >>> verdict(["TTWTTT", "WTTTTT"])  # wins while scarce, ties when ample
+    'partly'
+    >>> verdict(["WWWTTWWW"])  # ties between wins
+    'partly'
+    >>> verdict(["TTTT", "TT"])
+    'no difference detected'
+    >>> verdict(["TTW", "TWL"])  # a series that ends in a loss
+    'disagrees'
+    """
     wins = sum(p.count("W") for p in patterns)
     losses = sum(p.count("L") for p in patterns)
     good = sum(1 for p in patterns if p.lstrip("LT") != "" and p.lstrip("LT").strip("W") == "")
