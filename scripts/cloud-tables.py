@@ -124,12 +124,23 @@ def verdict(mean, hw, paper):
 
 
 def cpe_table(d):
+    """Table 1 from cloud-gang-cpe: the runner's paired cpe of the LJFS runs
+    (base AFCFS with the same migration rule); a cell the runner has no cpe
+    for (the spec runs LJFS with first-fit only, and AFCFS best-fit on its
+    own) is paired here, AFCFS best-fit against the LJFS first-fit run of
+    the same replication (paired_cpe). Returns the cells."""
     cell = {}
     for r in load(d):
-        if r["metric"] == "cpe":
+        if r["metric"] == "cpe" and r["n"] > 0:
             cell[(float(r["workload.params.q"]), float(r["workload.params.lambda"]), r["cloud.migration"], int(float(r["cloud.xfactor"])))] = (r["mean"], r["hw"], r["n"])
+    if any(pol == "cloud-afcfs" for _, pol, _, _ in store_runs(d)):
+        for key, ms in paired_cpe(d).items():
+            p = dict(key)
+            k = (float(p["workload.params.q"]), float(p["workload.params.lambda"]), p["cloud.migration"], int(float(p["cloud.xfactor"])))
+            cell.setdefault(k, ms["cpe"])
     print_cpe(cell)
     other_sign(cell)
+    return cell
 
 
 def other_sign(cell):
@@ -243,10 +254,16 @@ def figs(d, q):
         print()
 
 
-def precision(d):
-    rows = load(d)
+def precision(d, policy=None, cpe_cells=None):
+    """The largest CI half-widths of an experiment's aggregate; policy: only
+    that policy's rows; cpe_cells: table-1 cells (some paired by this
+    script) whose half-widths count for cpe."""
+    rows = [r for r in load(d) if policy is None or r.get("policy") == policy]
     worst = defaultdict(float)
     absw = defaultdict(float)
+    for mean, hw, n in (cpe_cells or {}).values():
+        if n >= 2 and not math.isnan(hw):
+            absw["cpe"] = max(absw["cpe"], hw)
     for r in rows:
         if r["n"] >= 2 and not math.isnan(r["hw"]):
             if r["metric"].startswith("cpe"):
@@ -810,9 +827,10 @@ for d in [a for a in sys.argv[1:] if a != "--summary"]:
         alf(d, summary=True)
         continue
     if "cpe" in name:
-        cpe_table(d)
+        cell = cpe_table(d)
         print()
-        precision(d)
+        # The LJFS runs' own metrics (AFCFS best-fit runs only serve as bases).
+        precision(d, "cloud-ljfs", cell)
     elif re.search(r"q(25|50|75)", name):
         figs(d, {"25": 0.25, "50": 0.5, "75": 0.75}[re.search(r"q(25|50|75)", name)[1]])
         precision(d)
