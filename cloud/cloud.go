@@ -771,13 +771,14 @@ type Result struct {
 	// of the others; at dispatch, the mean of the largest load (tasks
 	// queued or running) on a job's VMs and the share of jobs dispatched
 	// onto VMs with none; the means over arrivals of the ALF, the leased
-	// and the idle VMs an arriving job finds.
+	// and the idle VMs an arriving job finds; the mean wait of the jobs
+	// that migrated (§2.3).
 	WaitDispatcher, WaitVMQueue  float64
 	LeaseJobs                    float64
 	WaitLeaseJobs, WaitOtherJobs float64
 	TasksAhead, EmptyDispatch    float64
 	ALFAtArrival, PoolAtArrival  float64
-	IdleAtArrival                float64
+	IdleAtArrival, WaitMigrated  float64
 }
 
 // Result computes the metrics (§4): mean response time, mean bounded
@@ -800,6 +801,9 @@ func (s *Sim) Result() Result {
 			r.WaitLeaseJobs += j.Start - j.Arrival
 		} else {
 			r.WaitOtherJobs += j.Start - j.Arrival
+		}
+		if j.Migrated {
+			r.WaitMigrated += j.Start - j.Arrival
 		}
 		r.TasksAhead += float64(j.ahead)
 		if j.ahead == 0 {
@@ -825,6 +829,9 @@ func (s *Sim) Result() Result {
 		r.WaitOtherJobs /= float64(len(s.jobs) - nLease)
 	}
 	r.TasksAhead /= n
+	if s.Migrations > 0 {
+		r.WaitMigrated /= float64(s.Migrations)
+	}
 	r.EmptyDispatch /= n
 	r.ALFAtArrival, r.PoolAtArrival, r.IdleAtArrival = s.arrALF/n, s.arrPool/n, s.arrIdle/n
 	r.Makespan -= first

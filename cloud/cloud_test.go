@@ -93,6 +93,10 @@ func TestMigration(t *testing.T) {
 	if x.Start != 2.1 || !x.Migrated || x.VMs[0] != 3 || !near(y.Start, 7.1) || s.Migrations != 2 {
 		t.Errorf("first-fit: X at %g on %v (migrated %v), Y at %g, %d migrations", x.Start, x.VMs, x.Migrated, y.Start, s.Migrations)
 	}
+	// Both migrated: the mean wait of the migrated jobs is theirs.
+	if w := s.Result().WaitMigrated; !near(w, (2.1-x.Arrival+7.1-y.Arrival)/2) || !y.Migrated {
+		t.Errorf("first-fit: wait of the migrated jobs %g, want %g", w, (2.1-x.Arrival+7.1-y.Arrival)/2)
+	}
 	p.Migration = "best-fit"
 	s = fixed(t, 5, p, migrationCase()...)
 	x, y = s.Jobs()[2], s.Jobs()[3]

@@ -74,6 +74,7 @@ func init() {
 			{Key: "alf_arrival", Name: "ALF seen by arrivals", Unit: "tasks per VM", Min: 0, Max: nan},
 			{Key: "pool_arrival", Name: "leased VMs seen by arrivals", Unit: "VMs", Min: 0, Max: nan},
 			{Key: "idle_arrival", Name: "idle VMs seen by arrivals", Unit: "VMs", Min: 0, Max: nan},
+			{Key: "wait_migrated", Name: "mean wait of the jobs that migrated", Unit: "h", LowerIsBetter: true, Min: 0, Max: nan},
 		},
 		Files: []system.File{
 			{Name: VMsFile, Description: "one row per VM ever leased: lease, ready and release times (h), busy time (h), cost"},
@@ -160,7 +161,7 @@ func (r Result) Metrics() map[string]float64 {
 		"wait_dispatcher": r.WaitDispatcher, "wait_vm_queue": r.WaitVMQueue, "lease_jobs": r.LeaseJobs,
 		"wait_lease_jobs": r.WaitLeaseJobs, "wait_other_jobs": r.WaitOtherJobs, "tasks_ahead": r.TasksAhead,
 		"empty_dispatch": r.EmptyDispatch, "alf_arrival": r.ALFAtArrival, "pool_arrival": r.PoolAtArrival,
-		"idle_arrival": r.IdleAtArrival,
+		"idle_arrival": r.IdleAtArrival, "wait_migrated": r.WaitMigrated,
 	}
 }
 
