@@ -828,6 +828,7 @@ THR_ROWS = [("mean_wait", "mean wait (h)", 3), ("wait_vm_queue", "in VM queues (
             ("alf_arrival", "ALF seen by arrivals", 2), ("tasks_ahead", "largest load on a job's VMs at dispatch (tasks)", 2),
             ("empty_dispatch", "jobs dispatched onto VMs with no task", 3), ("pool_arrival", "leased VMs seen by arrivals", 1),
             ("idle_arrival", "idle VMs seen by arrivals", 1), ("migrated", "jobs migrated (share)", 3), ("wait_migrated", "their mean wait (h)", 3),
+            ("wait_unmigrated", "the other jobs' mean wait (h)", 3),
             ("lease_jobs", "jobs whose arrival leased VMs (share)", 3), ("wait_lease_jobs", "their mean wait (h)", 3),
             ("wait_other_jobs", "the other jobs' mean wait (h)", 3), ("vms_leased", "VMs leased (thousands)", 0),
             ("vm_utilization", "busy share of lease time", 2), ("starved", "jobs in demand control", 0)]
@@ -840,6 +841,10 @@ def threshold(d):
         m = dict(m)
         m["migrated"] = m["migrations"] / m["jobs"]
         m["vms_leased"] = m["vms_leased"] / 1000
+        # The jobs that did not migrate: mean wait = (W − share × W_migrated) / (1 − share).
+        m["wait_unmigrated"] = (m["mean_wait"] - m["migrated"] * m["wait_migrated"]) / (1 - m["migrated"])
+        if m["migrations"] == 0:
+            m["wait_migrated"] = math.nan  # no migrated job: no mean
         R[(k["cloud.alf"], k["cloud.migration"], int(float(k["cloud.xfactor"])), float(k["workload.params.lambda"]), rep)] = m
     alfs = sorted({k[0] for k in R}, key=float)
     lams = sorted({k[3] for k in R})
@@ -885,7 +890,8 @@ def threshold(d):
             for a in alfs:
                 va = [R[(a, mig, x, lo, r)][metric] for r in reps if (a, mig, x, lo, r) in R]
                 vb = [R[(a, mig, x, hi, r)][metric] for r in reps if (a, mig, x, hi, r) in R]
-                cells.append(f"{sum(va) / len(va):.{dig}f} → {sum(vb) / len(vb):.{dig}f}")
+                ma, mb = sum(va) / len(va), sum(vb) / len(vb)
+                cells.append("—" if math.isnan(ma) and math.isnan(mb) else f"{ma:.{dig}f} → {mb:.{dig}f}")
             print(f"| {label} | " + " | ".join(cells) + " |")
         print()
     # The paired change of the wait's parts, λ lo → hi, in the figures' setting.
