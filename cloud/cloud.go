@@ -159,6 +159,13 @@ type Job struct {
 	mark      int // scan epoch (candidate deduplication)
 	ixq       bool
 	ixs       int8 // 1: starving in the dispatcher; 2: starving, queued
+	// What the wait decomposition reads (Result): the time it left the
+	// dispatcher; the lease its arrival made (0 none, 1: §3.1 (1), 2:
+	// §3.1 (2)); the largest load (tasks queued or running) on its VMs
+	// when it was dispatched.
+	dispatched float64
+	leased     int8
+	ahead      int
 }
 
 // VM is one leased machine.
@@ -225,6 +232,9 @@ type Sim struct {
 	StarvedAtDispatcher, PausedByDispatcher int
 	MaxPool                                 int
 	migrationsOpen                          int // migrated jobs not started yet
+	// Sums over arrivals of the state an arriving job finds (before this
+	// instant's decisions): ALF (formula (3)), leased and idle VMs.
+	arrALF, arrPool, arrIdle float64
 
 	// The series (nil: none) and the counts it reads.
 	rec               *Recorder
@@ -378,12 +388,16 @@ func (s *Sim) arrive(j *Job) {
 	}
 	j.state = jDispatcher
 	s.disp = append(s.disp, j)
+	s.arrALF += s.alf()
+	s.arrPool += float64(s.leased())
+	s.arrIdle += float64(s.idleCount())
 	if s.p.FixedVMs > 0 {
 		return
 	}
 	// §3.1 (1): too few VMs for the job: lease the missing ones.
 	if miss := j.Size - s.leased(); miss > 0 {
 		s.lease(miss)
+		j.leased = 1
 		return
 	}
 	// §3.1 (2): average load factor above the threshold (and no lease
@@ -391,6 +405,7 @@ func (s *Sim) arrive(j *Job) {
 	if s.p.ALF > 0 && s.booting == 0 && s.now >= s.lastLease+s.p.LeaseCooldown && s.alf() > s.p.ALF {
 		s.lease(j.Size)
 		j.waitLease = true
+		j.leased = 2
 	}
 }
 
@@ -443,7 +458,10 @@ func (s *Sim) dispatch() {
 			return a.v.ID - b.v.ID
 		})
 		j.VMs = j.VMs[:0]
+		j.dispatched = s.now
+		j.ahead = 0
 		for _, x := range ls[:j.Size] {
+			j.ahead = max(j.ahead, x.n)
 			enqueue(x.v, j)
 			j.VMs = append(j.VMs, x.v.ID)
 		}
@@ -745,6 +763,22 @@ type Result struct {
 	LeaseTime, Cost, Utilization     float64
 	MaxVMs, VMsLeased                int
 	MeanSize                         float64
+	// The wait decomposed (docs/cloud.md, "The ALF lease threshold across
+	// λ"): mean time in the dispatcher (arrival → dispatch, boot waits
+	// and head-of-line waits) and in VM queues (dispatch → start), so
+	// MeanWait = WaitDispatcher + WaitVMQueue; the share of jobs whose
+	// arrival leased VMs (§3.1 (1) or (2)) and the mean wait of those and
+	// of the others; at dispatch, the mean of the largest load (tasks
+	// queued or running) on a job's VMs and the share of jobs dispatched
+	// onto VMs with none; the means over arrivals of the ALF, the leased
+	// and the idle VMs an arriving job finds; the mean wait of the jobs
+	// that migrated (§2.3).
+	WaitDispatcher, WaitVMQueue  float64
+	LeaseJobs                    float64
+	WaitLeaseJobs, WaitOtherJobs float64
+	TasksAhead, EmptyDispatch    float64
+	ALFAtArrival, PoolAtArrival  float64
+	IdleAtArrival, WaitMigrated  float64
 }
 
 // Result computes the metrics (§4): mean response time, mean bounded
@@ -755,10 +789,26 @@ func (s *Sim) Result() Result {
 	r := Result{Jobs: len(s.jobs), Migrations: s.Migrations, TasksMoved: s.TasksMoved, Starved: s.Starved, StarvedAtDispatcher: s.StarvedAtDispatcher, PausedByDispatcher: s.PausedByDispatcher, MaxVMs: s.MaxPool, VMsLeased: len(s.vms)}
 	first := math.Inf(1)
 	busy := 0.0
+	nLease := 0
 	for _, j := range s.jobs {
 		rt := j.End - j.Arrival
 		r.MeanResponse += rt
 		r.MeanWait += j.Start - j.Arrival
+		r.WaitDispatcher += j.dispatched - j.Arrival
+		r.WaitVMQueue += j.Start - j.dispatched
+		if j.leased > 0 {
+			nLease++
+			r.WaitLeaseJobs += j.Start - j.Arrival
+		} else {
+			r.WaitOtherJobs += j.Start - j.Arrival
+		}
+		if j.Migrated {
+			r.WaitMigrated += j.Start - j.Arrival
+		}
+		r.TasksAhead += float64(j.ahead)
+		if j.ahead == 0 {
+			r.EmptyDispatch++
+		}
 		r.MeanBSLD += max(1, rt/max(s.p.Tau, j.Service))
 		r.MeanSize += float64(j.Size)
 		r.Makespan = max(r.Makespan, j.End)
@@ -769,6 +819,21 @@ func (s *Sim) Result() Result {
 	r.MeanWait /= n
 	r.MeanBSLD /= n
 	r.MeanSize /= n
+	r.WaitDispatcher /= n
+	r.WaitVMQueue /= n
+	r.LeaseJobs = float64(nLease) / n
+	if nLease > 0 {
+		r.WaitLeaseJobs /= float64(nLease)
+	}
+	if nLease < len(s.jobs) {
+		r.WaitOtherJobs /= float64(len(s.jobs) - nLease)
+	}
+	r.TasksAhead /= n
+	if s.Migrations > 0 {
+		r.WaitMigrated /= float64(s.Migrations)
+	}
+	r.EmptyDispatch /= n
+	r.ALFAtArrival, r.PoolAtArrival, r.IdleAtArrival = s.arrALF/n, s.arrPool/n, s.arrIdle/n
 	r.Makespan -= first
 	for _, v := range s.vms {
 		lt := v.ReleasedAt - v.LeasedAt

@@ -93,6 +93,10 @@ func TestMigration(t *testing.T) {
 	if x.Start != 2.1 || !x.Migrated || x.VMs[0] != 3 || !near(y.Start, 7.1) || s.Migrations != 2 {
 		t.Errorf("first-fit: X at %g on %v (migrated %v), Y at %g, %d migrations", x.Start, x.VMs, x.Migrated, y.Start, s.Migrations)
 	}
+	// Both migrated: the mean wait of the migrated jobs is theirs.
+	if w := s.Result().WaitMigrated; !near(w, (2.1-x.Arrival+7.1-y.Arrival)/2) || !y.Migrated {
+		t.Errorf("first-fit: wait of the migrated jobs %g, want %g", w, (2.1-x.Arrival+7.1-y.Arrival)/2)
+	}
 	p.Migration = "best-fit"
 	s = fixed(t, 5, p, migrationCase()...)
 	x, y = s.Jobs()[2], s.Jobs()[3]
@@ -273,8 +277,22 @@ func TestInvariants(t *testing.T) {
 			}
 			lt += v.ReleasedAt - v.LeasedAt
 		}
-		if r := s.Result(); !near(r.LeaseTime, lt) {
+		r := s.Result()
+		if !near(r.LeaseTime, lt) {
 			rt.Fatalf("lease time %g, Σ (release − lease) %g", r.LeaseTime, lt)
+		}
+		// The wait decomposition adds up: dispatcher + VM queues, and
+		// lease jobs + the others; no job leaves the dispatcher before
+		// it arrives or starts before it is dispatched.
+		if math.Abs(r.WaitDispatcher+r.WaitVMQueue-r.MeanWait) > 1e-9*max(1, r.MeanWait) ||
+			math.Abs(r.LeaseJobs*r.WaitLeaseJobs+(1-r.LeaseJobs)*r.WaitOtherJobs-r.MeanWait) > 1e-9*max(1, r.MeanWait) ||
+			r.WaitDispatcher < 0 || r.WaitVMQueue < 0 || r.IdleAtArrival > r.PoolAtArrival || r.EmptyDispatch > 1 {
+			rt.Fatalf("wait decomposition: %+v", r)
+		}
+		for _, j := range s.Jobs() {
+			if j.dispatched < j.Arrival || j.Start < j.dispatched {
+				rt.Fatalf("job %d: arrival %g, dispatched %g, start %g", j.ID, j.Arrival, j.dispatched, j.Start)
+			}
 		}
 		if p.MaxVMs > 0 && s.MaxPool > p.MaxVMs {
 			rt.Fatalf("pool reached %d VMs, cap %d", s.MaxPool, p.MaxVMs)
@@ -483,5 +501,51 @@ func TestIndexedEqualsNaive(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestWaitDecomposition (docs/cloud.md, "The ALF lease threshold across
+// λ"): the wait split into dispatcher and VM-queue time, lease jobs
+// (§3.1 (1) and (2)) against the others, the load a job finds on its VMs
+// at dispatch, and the state arrivals find, on a run worked out by hand.
+// Boot 0.1 h, ALF threshold 0.4, no migration, no demand control.
+// J1 (2 tasks, 10 h) at 0: no VMs, leases 2 (§3.1 (1)), dispatched at 0.1
+// onto VMs 0–1. J2 (1 task) at 1: ALF 0/2, no lease; dispatched at once
+// to VM 0 (loads 1, 1; ties by id) behind J1: starts at 10.1. J3 (1 task)
+// at 2: ALF 1/2 = 0.5 > 0.4, leases VM 2 (§3.1 (2)), dispatched at 2.1
+// onto it (load 0), runs 2.1–3.1; VM 2 goes at 3.1. J4 (1 task) at 5: the
+// same as J3 with VM 3.
+func TestWaitDecomposition(t *testing.T) {
+	s := runP(t, Params{Migration: "none", BootMin: 0.1, BootMax: 0.1, ALF: 0.4},
+		J(1, 0, 10, 2), J(2, 1, 1, 1), J(3, 2, 1, 1), J(4, 5, 1, 1))
+	if st := []float64{s.Jobs()[1].Start, s.Jobs()[2].Start, s.Jobs()[3].Start}; !near(st[0], 10.1) || !near(st[1], 2.1) || !near(st[2], 5.1) {
+		t.Fatalf("starts %v, want 10.1, 2.1, 5.1", st)
+	}
+	r := s.Result()
+	want := map[string][2]float64{
+		"mean wait":           {r.MeanWait, 9.4 / 4},
+		"dispatcher":          {r.WaitDispatcher, 0.3 / 4},
+		"VM queues":           {r.WaitVMQueue, 9.1 / 4},
+		"lease jobs":          {r.LeaseJobs, 3.0 / 4},
+		"lease jobs' wait":    {r.WaitLeaseJobs, 0.1},
+		"other jobs' wait":    {r.WaitOtherJobs, 9.1},
+		"tasks ahead":         {r.TasksAhead, 1.0 / 4},
+		"empty dispatch":      {r.EmptyDispatch, 3.0 / 4},
+		"ALF at arrivals":     {r.ALFAtArrival, 1.0 / 4},
+		"pool at arrivals":    {r.PoolAtArrival, 6.0 / 4},
+		"idle VMs at arrival": {r.IdleAtArrival, 0},
+	}
+	for name, v := range want {
+		if !near(v[0], v[1]) {
+			t.Errorf("%s %g, want %g", name, v[0], v[1])
+		}
+	}
+	// A fixed pool of 4: J1 (2 tasks) at 0 finds 4 idle VMs, J2 (1 task)
+	// at 1 finds 2 (VMs 2 and 3) and starts at once on VM 2; no leases.
+	s = fixed(t, 4, none(), J(1, 0, 10, 2), J(2, 1, 1, 1))
+	r = s.Result()
+	if !near(r.IdleAtArrival, 3) || !near(r.PoolAtArrival, 4) || r.LeaseJobs != 0 || r.EmptyDispatch != 1 || r.MeanWait != 0 {
+		t.Errorf("fixed pool: idle %g, pool %g, lease jobs %g, empty dispatch %g, wait %g; want 3, 4, 0, 1, 0",
+			r.IdleAtArrival, r.PoolAtArrival, r.LeaseJobs, r.EmptyDispatch, r.MeanWait)
 	}
 }

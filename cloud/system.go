@@ -63,6 +63,18 @@ func init() {
 			{Key: "starved_dispatcher", Name: "jobs starving in the dispatcher", Unit: "count", LowerIsBetter: true, Min: 0, Max: nan},
 			{Key: "paused_dispatcher", Name: "instants paused by jobs in the dispatcher", Unit: "count", LowerIsBetter: true, Min: 0, Max: nan},
 			{Key: "vms_leased", Name: "VMs leased", Unit: "count", LowerIsBetter: true, Min: 0, Max: nan},
+			// The wait decomposed (Result's fields of the same names).
+			{Key: "wait_dispatcher", Name: "mean wait in the dispatcher", Unit: "h", LowerIsBetter: true, Min: 0, Max: nan},
+			{Key: "wait_vm_queue", Name: "mean wait in VM queues", Unit: "h", LowerIsBetter: true, Min: 0, Max: nan},
+			{Key: "lease_jobs", Name: "jobs whose arrival leased VMs", Unit: "fraction", Min: 0, Max: 1},
+			{Key: "wait_lease_jobs", Name: "mean wait of jobs whose arrival leased VMs", Unit: "h", LowerIsBetter: true, Min: 0, Max: nan},
+			{Key: "wait_other_jobs", Name: "mean wait of the other jobs", Unit: "h", LowerIsBetter: true, Min: 0, Max: nan},
+			{Key: "tasks_ahead", Name: "largest load on a job's VMs at dispatch", Unit: "tasks", LowerIsBetter: true, Min: 0, Max: nan},
+			{Key: "empty_dispatch", Name: "jobs dispatched onto VMs with no task", Unit: "fraction", Min: 0, Max: 1},
+			{Key: "alf_arrival", Name: "ALF seen by arrivals", Unit: "tasks per VM", Min: 0, Max: nan},
+			{Key: "pool_arrival", Name: "leased VMs seen by arrivals", Unit: "VMs", Min: 0, Max: nan},
+			{Key: "idle_arrival", Name: "idle VMs seen by arrivals", Unit: "VMs", Min: 0, Max: nan},
+			{Key: "wait_migrated", Name: "mean wait of the jobs that migrated", Unit: "h", LowerIsBetter: true, Min: 0, Max: nan},
 		},
 		Files: []system.File{
 			{Name: VMsFile, Description: "one row per VM ever leased: lease, ready and release times (h), busy time (h), cost"},
@@ -145,7 +157,11 @@ func (r Result) Metrics() map[string]float64 {
 		"tasks_migrated": float64(r.TasksMoved), "starved": float64(r.Starved), "lease_time": r.LeaseTime,
 		"cost": r.Cost, "max_vms": float64(r.MaxVMs), "vm_utilization": r.Utilization,
 		"starved_dispatcher": float64(r.StarvedAtDispatcher), "paused_dispatcher": float64(r.PausedByDispatcher),
-		"vms_leased": float64(r.VMsLeased),
+		"vms_leased":      float64(r.VMsLeased),
+		"wait_dispatcher": r.WaitDispatcher, "wait_vm_queue": r.WaitVMQueue, "lease_jobs": r.LeaseJobs,
+		"wait_lease_jobs": r.WaitLeaseJobs, "wait_other_jobs": r.WaitOtherJobs, "tasks_ahead": r.TasksAhead,
+		"empty_dispatch": r.EmptyDispatch, "alf_arrival": r.ALFAtArrival, "pool_arrival": r.PoolAtArrival,
+		"idle_arrival": r.IdleAtArrival, "wait_migrated": r.WaitMigrated,
 	}
 }
 

@@ -410,7 +410,14 @@ func refsOf(s *Spec, m string, ax axes, fc facet, pos map[string]float64) []repo
 				ok = false
 			}
 		}
-		if !ok {
+		// and our runs have the metric there: no paper marker beside no
+		// data of ours (cloud-gang-cpe's best-fit cells: its AFCFS
+		// best-fit runs carry no cpe; scripts/cloud-tables.py pairs them)
+		has := false
+		for j := range fc.aggs {
+			has = has || fc.aggs[j].N > 0 && r.matches(&fc.aggs[j])
+		}
+		if !ok || !has {
 			continue
 		}
 		xv, found := math.NaN(), false

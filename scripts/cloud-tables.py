@@ -6,7 +6,7 @@ Each DIR holds one experiment's aggregate.csv (as `gridsched run` or
 `gridsched reproduce` write it: results/reproduce-paper/cloud-gang-cpe, ...);
 the experiment is told by the folder's name (cloud-gang-cpe, -q25, -q50,
 -q75, -pool, -monitor, -rules, -params, -literal, -overhead, -alfoff,
--alf, -monitor-lambda; a
+-alf, -monitor-lambda, -threshold; a
 suffix after the name is allowed). The paper's numbers come from the
 spec's `references:` in experiment/catalog. Prints Markdown on stdout;
 nothing is typed by hand. With --summary, cloud-gang-alf prints only its
@@ -124,12 +124,23 @@ def verdict(mean, hw, paper):
 
 
 def cpe_table(d):
+    """Table 1 from cloud-gang-cpe: the runner's paired cpe of the LJFS runs
+    (base AFCFS with the same migration rule); a cell the runner has no cpe
+    for (the spec runs LJFS with first-fit only, and AFCFS best-fit on its
+    own) is paired here, AFCFS best-fit against the LJFS first-fit run of
+    the same replication (paired_cpe). Returns the cells."""
     cell = {}
     for r in load(d):
-        if r["metric"] == "cpe":
+        if r["metric"] == "cpe" and r["n"] > 0:
             cell[(float(r["workload.params.q"]), float(r["workload.params.lambda"]), r["cloud.migration"], int(float(r["cloud.xfactor"])))] = (r["mean"], r["hw"], r["n"])
+    if any(pol == "cloud-afcfs" for _, pol, _, _ in store_runs(d)):
+        for key, ms in paired_cpe(d).items():
+            p = dict(key)
+            k = (float(p["workload.params.q"]), float(p["workload.params.lambda"]), p["cloud.migration"], int(float(p["cloud.xfactor"])))
+            cell.setdefault(k, ms["cpe"])
     print_cpe(cell)
     other_sign(cell)
+    return cell
 
 
 def other_sign(cell):
@@ -243,10 +254,16 @@ def figs(d, q):
         print()
 
 
-def precision(d):
-    rows = load(d)
+def precision(d, policy=None, cpe_cells=None):
+    """The largest CI half-widths of an experiment's aggregate; policy: only
+    that policy's rows; cpe_cells: table-1 cells (some paired by this
+    script) whose half-widths count for cpe."""
+    rows = [r for r in load(d) if policy is None or r.get("policy") == policy]
     worst = defaultdict(float)
     absw = defaultdict(float)
+    for mean, hw, n in (cpe_cells or {}).values():
+        if n >= 2 and not math.isnan(hw):
+            absw["cpe"] = max(absw["cpe"], hw)
     for r in rows:
         if r["n"] >= 2 and not math.isnan(r["hw"]):
             if r["metric"].startswith("cpe"):
@@ -801,6 +818,96 @@ def monitor_lambda(d):
         print()
 
 
+# --- Where figure 2's trend turns, and why (cloud-gang-threshold): the ALF
+# threshold across λ at q = 0.5, AFCFS, with the wait decomposed, in the
+# figures' setting and with migration or demand control off.
+THR_SETTINGS = [("first-fit", 10, "first-fit, X = 10 (the figures' setting)"),
+                ("none", 10, "migration off (X = 10)"),
+                ("first-fit", 0, "demand control off (first-fit, X = 0)")]
+THR_ROWS = [("mean_wait", "mean wait (h)", 3), ("wait_vm_queue", "in VM queues (h)", 3), ("wait_dispatcher", "in the dispatcher (h)", 3),
+            ("alf_arrival", "ALF seen by arrivals", 2), ("tasks_ahead", "largest load on a job's VMs at dispatch (tasks)", 2),
+            ("empty_dispatch", "jobs dispatched onto VMs with no task", 3), ("pool_arrival", "leased VMs seen by arrivals", 1),
+            ("idle_arrival", "idle VMs seen by arrivals", 1), ("migrated", "jobs migrated (share)", 3), ("wait_migrated", "their mean wait (h)", 3),
+            ("wait_unmigrated", "the other jobs' mean wait (h)", 3),
+            ("lease_jobs", "jobs whose arrival leased VMs (share)", 3), ("wait_lease_jobs", "their mean wait (h)", 3),
+            ("wait_other_jobs", "the other jobs' mean wait (h)", 3), ("vms_leased", "VMs leased (thousands)", 0),
+            ("vm_utilization", "busy share of lease time", 2), ("starved", "jobs in demand control", 0)]
+
+
+def threshold(d):
+    R = {}
+    for key, pol, rep, m in store_runs(d):
+        k = dict(key)
+        m = dict(m)
+        m["migrated"] = m["migrations"] / m["jobs"]
+        m["vms_leased"] = m["vms_leased"] / 1000
+        # The jobs that did not migrate: mean wait = (W − share × W_migrated) / (1 − share).
+        m["wait_unmigrated"] = (m["mean_wait"] - m["migrated"] * m["wait_migrated"]) / (1 - m["migrated"])
+        if m["migrations"] == 0:
+            m["wait_migrated"] = math.nan  # no migrated job: no mean
+        R[(k["cloud.alf"], k["cloud.migration"], int(float(k["cloud.xfactor"])), float(k["workload.params.lambda"]), rep)] = m
+    alfs = sorted({k[0] for k in R}, key=float)
+    lams = sorted({k[3] for k in R})
+    reps = sorted({k[-1] for k in R})
+    lo, hi = lams[0], lams[-1]
+    sets = [s for s in THR_SETTINGS if any(k[1:3] == s[:2] for k in R)]
+    print(f"q = 0.5, AFCFS, {len(reps)} replications per configuration; every change is paired per replication (Student-t 95% CI).")
+    print()
+    print(f"**Mean response time (h) across λ** ({sets[0][2]}) and its paired change λ {lo:g} → {hi:g}, also with the mechanism's parts switched off:")
+    print()
+    print("| ALF | " + " | ".join(f"λ {l:g}" for l in lams) + " | " + " | ".join(f"{n}: change λ {lo:g} → {hi:g}" for _, _, n in sets) + " |")
+    print("|---:|" + "---:|" * (len(lams) + len(sets)))
+    turn = defaultdict(list)
+    for a in alfs:
+        mig, x, _ = sets[0]
+        means = []
+        for l in lams:
+            v = [R[(a, mig, x, l, r)]["mean_response"] for r in reps if (a, mig, x, l, r) in R]
+            means.append(sum(v) / len(v))
+        cells = []
+        for mig, x, name in sets:
+            RR = {(k[3], k[4]): v for k, v in R.items() if k[:3] == (a, mig, x)}
+            xs = [(RR[(hi, r)]["mean_response"] - RR[(lo, r)]["mean_response"]) / RR[(lo, r)]["mean_response"] for r in reps if (lo, r) in RR and (hi, r) in RR]
+            m, hw, n = mean_ci(xs)
+            w = word(m, hw)
+            turn[name].append((a, w, m))
+            cells.append(f"{pct(m, hw)} ({w})")
+        mono = "" if sorted(means) == means or sorted(means, reverse=True) == means else " (not monotone)"
+        print(f"| {a} | " + " | ".join(f"{v:.3f}" for v in means) + " | " + " | ".join(cells) + f" |")
+    print()
+    for _, _, name in sets:
+        t = turn[name]
+        by = lambda w: ", ".join(a for a, ww, m in t if ww == w) or "none"
+        print(f"- {name}: response time falls with λ (beyond the paired CI) at ALF {by('falls')}; flat at {by('flat')}; rises at {by('rises')}.")
+    print()
+    for mig, x, name in sets[:2]:
+        print(f"**The wait decomposed, {name}** — means over the replications at λ {lo:g} → {hi:g}:")
+        print()
+        print("| | " + " | ".join(f"ALF {a}" for a in alfs) + " |")
+        print("|---|" + "---:|" * len(alfs))
+        for metric, label, dig in THR_ROWS:
+            cells = []
+            for a in alfs:
+                va = [R[(a, mig, x, lo, r)][metric] for r in reps if (a, mig, x, lo, r) in R]
+                vb = [R[(a, mig, x, hi, r)][metric] for r in reps if (a, mig, x, hi, r) in R]
+                ma, mb = sum(va) / len(va), sum(vb) / len(vb)
+                cells.append("—" if math.isnan(ma) and math.isnan(mb) else f"{ma:.{dig}f} → {mb:.{dig}f}")
+            print(f"| {label} | " + " | ".join(cells) + " |")
+        print()
+    # The paired change of the wait's parts, λ lo → hi, in the figures' setting.
+    mig, x, name = sets[0]
+    print(f"Paired change λ {lo:g} → {hi:g} ({name}), in hours: mean wait / in VM queues / in the dispatcher:")
+    print()
+    for a in alfs:
+        parts = []
+        for metric in ("mean_wait", "wait_vm_queue", "wait_dispatcher"):
+            xs = [R[(a, mig, x, hi, r)][metric] - R[(a, mig, x, lo, r)][metric] for r in reps if (a, mig, x, lo, r) in R and (a, mig, x, hi, r) in R]
+            m, hw, n = mean_ci(xs)
+            parts.append(f"{m:+.3f} ± {hw:.3f}")
+        print(f"- ALF {a}: " + " / ".join(parts))
+    print()
+
+
 SUMMARY = "--summary" in sys.argv[1:]
 for d in [a for a in sys.argv[1:] if a != "--summary"]:
     name = os.path.basename(os.path.normpath(d))
@@ -810,9 +917,10 @@ for d in [a for a in sys.argv[1:] if a != "--summary"]:
         alf(d, summary=True)
         continue
     if "cpe" in name:
-        cpe_table(d)
+        cell = cpe_table(d)
         print()
-        precision(d)
+        # The LJFS runs' own metrics (AFCFS best-fit runs only serve as bases).
+        precision(d, "cloud-ljfs", cell)
     elif re.search(r"q(25|50|75)", name):
         figs(d, {"25": 0.25, "50": 0.5, "75": 0.75}[re.search(r"q(25|50|75)", name)[1]])
         precision(d)
@@ -824,6 +932,9 @@ for d in [a for a in sys.argv[1:] if a != "--summary"]:
         precision(d)
     elif "overhead" in name:
         overhead(d)
+        precision(d)
+    elif "threshold" in name:
+        threshold(d)
         precision(d)
     elif "alfoff" in name:
         alfoff(d)
