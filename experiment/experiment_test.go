@@ -515,3 +515,35 @@ func TestAbsentMetrics(t *testing.T) {
 		}
 	}
 }
+
+// The label a spec ran with survives the store: the canonical JSON leaves
+// it out (the hash must not depend on it), so reports read it from the
+// store's meta table. Before session 6 every reproduction table of
+// `reproduce --quick` said "(default scale)".
+func TestStoredSpecKeepsLabel(t *testing.T) {
+	s := mustParse(t, small+"labels:\n  quick:\n    replications: {count: 1}\n", "quick")
+	path := filepath.Join(t.TempDir(), "store.db")
+	st, err := OpenStore(path, s, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Close(); err != nil {
+		t.Fatal(err)
+	}
+	re, err := OpenExisting(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer re.Close()
+	got, err := re.StoredSpec()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Label != "quick" || got.Replications.Count != 1 {
+		t.Fatalf("stored spec: label %q, replications %d; want quick, 1", got.Label, got.Replications.Count)
+	}
+	md := ReproTable{Seed: "000", Scale: got.Label}.Markdown()
+	if !strings.Contains(md, "(quick scale)") {
+		t.Fatalf("reproduction table header: %s", strings.SplitN(md, "\n", 4)[2])
+	}
+}

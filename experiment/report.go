@@ -32,6 +32,7 @@ func (st *Store) StoredSpec() (*Spec, error) {
 	if err := json.Unmarshal([]byte(st.Spec), &s); err != nil {
 		return nil, fmt.Errorf("%s: cannot read its spec: %w", st.Path, err)
 	}
+	s.Label = st.Label
 	return &s, nil
 }
 

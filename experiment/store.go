@@ -36,6 +36,11 @@ type Store struct {
 	Path string
 	Hash string
 	Spec string // canonical JSON of the spec
+	// Label is the label the spec was run with ("" for none). The
+	// canonical JSON leaves it out (it is not part of the spec file, and
+	// the hash must not depend on it), so the store keeps it in its meta
+	// table and StoredSpec puts it back.
+	Label string
 
 	lastCheckpoint time.Time
 	writer         bool // opened by OpenStore: checkpointed at Close
@@ -102,7 +107,7 @@ func OpenStore(path string, s *Spec, resume bool) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	st := &Store{db: db, Path: path, Hash: s.Hash(), Spec: s.Canonical(), writer: true}
+	st := &Store{db: db, Path: path, Hash: s.Hash(), Spec: s.Canonical(), Label: s.Label, writer: true}
 	var have string
 	err = db.QueryRow(`SELECT value FROM meta WHERE key = 'spec_hash'`).Scan(&have)
 	switch {
@@ -151,6 +156,7 @@ func OpenExisting(path string) (*Store, error) {
 		return nil, fmt.Errorf("%s: not a gridsched result store: %w", path, err)
 	}
 	db.QueryRow(`SELECT value FROM meta WHERE key = 'spec'`).Scan(&st.Spec)
+	db.QueryRow(`SELECT value FROM meta WHERE key = 'label'`).Scan(&st.Label)
 	return st, nil
 }
 
