@@ -76,7 +76,14 @@ def fmt(x):
 
 
 def nrange(ns):
-    return "%d" % min(ns) if len(ns) == 1 else "%d–%d" % (min(ns), max(ns))
+    """The range of the pair counts n ("0" when nothing paired).
+
+    >>> nrange([]), nrange([30]), nrange([30, 100])
+    ('0', '30', '30–100')
+    """
+    if not ns:
+        return "0"
+    return "%d" % min(ns) if len(set(ns)) == 1 else "%d–%d" % (min(ns), max(ns))
 
 
 def fmt_effect(mr, hr):
