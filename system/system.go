@@ -28,6 +28,7 @@
 package system
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -44,6 +45,13 @@ import (
 	"github.com/gridsched/gridsched/model"
 	"github.com/gridsched/gridsched/policy"
 )
+
+// ErrRunFailed marks a run that failed for a reason of its own, which
+// does not concern the other runs of a sweep: an external scheduler that
+// crashed, broke the protocol, proposed an invalid action, timed out or
+// deadlocked. A sweep records such a run as failed, with the reason, and
+// goes on; resuming the sweep retries it. Any other error stops a sweep.
+var ErrRunFailed = errors.New("run failed")
 
 // Policy is one policy a system provides.
 type Policy struct {
@@ -102,8 +110,10 @@ type Run struct {
 	Seed       uint64
 	NodeSelect string
 	Platform   *model.Platform
-	// Jobs is the workload (read only).
-	Jobs []model.Job
+	// Jobs is the workload (read only), Workload its name.
+	Jobs     []model.Job
+	Workload string
+	Overrun  engine.Overrun
 
 	// Selector, if set by a system, selects nodes (else first-fit, or the
 	// selection a system registered under NodeSelect).
