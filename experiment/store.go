@@ -76,6 +76,14 @@ CREATE TABLE IF NOT EXISTS runs (
 	replication  INTEGER NOT NULL,
 	seed         TEXT NOT NULL,
 	metrics      TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS failures (
+	run_key      TEXT PRIMARY KEY,
+	config_index INTEGER NOT NULL,
+	config_id    TEXT NOT NULL,
+	replication  INTEGER NOT NULL,
+	seed         TEXT NOT NULL,
+	error        TEXT NOT NULL
 );`
 
 func openDB(path string) (*sql.DB, error) {
@@ -254,6 +262,12 @@ func (st *Store) InsertBatch(runs []Run, metrics []map[string]float64) error {
 			return fmt.Errorf("run %s: %w", r.Key, err)
 		}
 	}
+	for _, r := range runs {
+		// A run that failed before and succeeds now is no longer failed.
+		if _, err := tx.Exec(`DELETE FROM failures WHERE run_key = ?`, r.Key); err != nil {
+			return fmt.Errorf("run %s: %w", r.Key, err)
+		}
+	}
 	if err := tx.Commit(); err != nil {
 		return damaged(st.Path, err)
 	}
@@ -264,6 +278,51 @@ func (st *Store) InsertBatch(runs []Run, metrics []map[string]float64) error {
 		st.lastCheckpoint = time.Now()
 	}
 	return nil
+}
+
+// Failure is a run that failed for a reason of its own
+// (system.ErrRunFailed): it is not in the runs, and resuming the sweep
+// retries it.
+type Failure struct {
+	Key         string
+	ConfigIndex int
+	ConfigID    string
+	Rep         int
+	Seed        string
+	Error       string
+}
+
+// RecordFailure commits a failed run with its reason (replacing an
+// earlier failure of the same run).
+func (st *Store) RecordFailure(r Run, reason error) error {
+	_, err := st.db.Exec(`INSERT OR REPLACE INTO failures (run_key, config_index, config_id, replication, seed, error) VALUES (?, ?, ?, ?, ?, ?)`,
+		r.Key, r.Config.Index, r.Config.ID, r.Rep, strconv.FormatUint(r.Seed, 10), reason.Error())
+	if err != nil {
+		return damaged(st.Path, err)
+	}
+	return nil
+}
+
+// Failures returns the failed runs ordered by configuration and
+// replication.
+func (st *Store) Failures() ([]Failure, error) {
+	rows, err := st.db.Query(`SELECT run_key, config_index, config_id, replication, seed, error FROM failures ORDER BY config_index, replication`)
+	if err != nil {
+		if strings.Contains(err.Error(), "no such table") {
+			return nil, nil // a store from before failures were kept
+		}
+		return nil, damaged(st.Path, err)
+	}
+	defer rows.Close()
+	var out []Failure
+	for rows.Next() {
+		var f Failure
+		if err := rows.Scan(&f.Key, &f.ConfigIndex, &f.ConfigID, &f.Rep, &f.Seed, &f.Error); err != nil {
+			return nil, err
+		}
+		out = append(out, f)
+	}
+	return out, rows.Err()
 }
 
 // Rows returns every stored run ordered by configuration and replication.

@@ -591,13 +591,13 @@ func jsonType(t string) string {
 
 // action is one element of a decision's actions.
 type action struct {
-	Start   *int64     `json:"start"`
+	Start   *int64    `json:"start"`
 	Alloc   [][]int64 `json:"alloc"`
-	Reject  *int64     `json:"reject"`
-	Preempt *int64     `json:"preempt"`
-	Kill    *int64     `json:"kill"`
-	Timer   *float64   `json:"timer"`
-	Tag     *int64     `json:"tag"`
+	Reject  *int64    `json:"reject"`
+	Preempt *int64    `json:"preempt"`
+	Kill    *int64    `json:"kill"`
+	Timer   *float64  `json:"timer"`
+	Tag     *int64    `json:"tag"`
 	raw     string
 }
 
