@@ -247,11 +247,11 @@ func (s *Spec) needed(vals map[int]float64) int {
 }
 
 type executor struct {
-	s       *Spec
-	st      *Store
-	o       Options
-	cache   *Cache
-	gc      *gcTuner
+	s        *Spec
+	st       *Store
+	o        Options
+	cache    *Cache
+	gc       *gcTuner
 	donen    int
 	planned  int
 	rounds   int       // calls of run so far
