@@ -144,7 +144,7 @@ func (c *child) Send(msg []byte) error {
 				return perr
 			}
 			if !ok {
-				return fmt.Errorf("%w: the scheduler read nothing for %v (its input is full)", errTimeout, c.timeout)
+				return timeout(fmt.Sprintf("the scheduler read nothing for %v (its input is full)", c.timeout))
 			}
 			continue
 		case unix.EPIPE:
@@ -187,7 +187,7 @@ func (c *child) Recv() ([]byte, error) {
 			return nil, err
 		}
 		if !ok {
-			return nil, fmt.Errorf("%w: no answer within %v", errTimeout, c.timeout)
+			return nil, timeout(fmt.Sprintf("no answer within %v", c.timeout))
 		}
 		n, err := unix.Read(c.outFd, c.buf[c.w:])
 		switch {

@@ -36,6 +36,12 @@ type Conn interface {
 // errTimeout is wrapped by a Send or Recv that ran out of time.
 var errTimeout = errors.New("timed out")
 
+// timeout is a Send or Recv that ran out of time: its message says how.
+type timeout string
+
+func (t timeout) Error() string        { return string(t) }
+func (t timeout) Is(target error) bool { return target == errTimeout }
+
 // tail keeps the last bytes written to it (a process's standard error),
 // copying them to file if set.
 type tail struct {

@@ -30,6 +30,16 @@ func testCase(t *testing.T, n int) (*model.Platform, []model.Job) {
 	return model.Uniform("32 nodes", 32, 1), jobs
 }
 
+// runExternal runs jobs on p under the external scheduler cmd.
+func runExternal(p *model.Platform, jobs []model.Job, cmd string) error {
+	argv, err := external.SplitCommand(cmd)
+	if err != nil {
+		return err
+	}
+	_, err = policytest.Run(p, jobs, external.New(external.Command(argv, time.Minute, ""), nil, external.Options{Deadlock: external.DefaultDeadlock}), engine.OverrunKill)
+	return err
+}
+
 func newPolicy(t *testing.T, cmd string, o external.Options) *external.Policy {
 	t.Helper()
 	argv, err := external.SplitCommand(cmd)

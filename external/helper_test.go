@@ -59,6 +59,7 @@ type hMsg struct {
 //	act=K:CLASS      at decision K (or the first after it where the class
 //	                 can be shown), one invalid action of CLASS
 //	sleep=K          never answer decision K
+//	sleepfile=PATH   write its pid to PATH when it starts sleeping
 //	idle             never start a job
 //	timers           never start a job; ask for a timer 60 s ahead each time
 //	die=K:PHASE      SIGKILL itself at decision K: before reading it, or
@@ -151,6 +152,9 @@ func helperScheduler(modes []string) int {
 			continue
 		}
 		if k, _, ok := at("sleep"); ok && k == n {
+			if p := modeValue(modes, "sleepfile"); p != "" {
+				os.WriteFile(p, []byte(strconv.Itoa(os.Getpid())), 0o644)
+			}
 			time.Sleep(time.Hour)
 		}
 		var acts []string
