@@ -137,6 +137,14 @@ func helperScheduler(modes []string) int {
 				waiting = append(waiting, *e.Job)
 			case "end":
 				delete(running, e.ID)
+			case "requeue": // back in the queue, at its arrival position
+				j := hJob{ID: e.ID, Processors: running[e.ID]}
+				delete(running, e.ID)
+				k := 0
+				for k < len(waiting) && waiting[k].ID < j.ID {
+					k++
+				}
+				waiting = append(waiting[:k], append([]hJob{j}, waiting[k:]...)...)
 			}
 		}
 		if k, _, ok := at("crash"); ok && k == n {

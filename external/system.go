@@ -1,6 +1,7 @@
 package external
 
 import (
+	_ "embed"
 	"errors"
 	"fmt"
 	"math"
@@ -163,3 +164,9 @@ func attach(r *system.Run, prepared any) error {
 	}
 	return nil
 }
+
+// Schema is the protocol's JSON Schema (protocol.schema.json): every
+// message of both sides, and gridsched serve's.
+//
+//go:embed protocol.schema.json
+var Schema []byte
