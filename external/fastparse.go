@@ -48,6 +48,10 @@ func parseDecision(b []byte, r *reply) bool {
 				return false
 			}
 			sawActions = true
+		case "wake":
+			if r.Wake != nil || !s.wake(r) {
+				return false
+			}
 		default:
 			return false
 		}
@@ -278,4 +282,64 @@ func (s *scan) alloc(a *action) bool {
 		}
 		a.Alloc = append(a.Alloc, span)
 	}
+}
+
+func (s *scan) wake(r *reply) bool {
+	if s.byte('n') {
+		if s.i+3 <= len(s.b) && string(s.b[s.i:s.i+3]) == "ull" {
+			s.i += 3
+			return true
+		}
+		return false
+	}
+	if !s.byte('{') {
+		return false
+	}
+	w := &wake{}
+	var sawSubmit, sawFits bool
+	for first := true; ; first = false {
+		if s.byte('}') {
+			r.Wake = w
+			return true
+		}
+		if !first && !s.byte(',') {
+			return false
+		}
+		key, ok := s.str()
+		if !ok || !s.byte(':') {
+			return false
+		}
+		switch key {
+		case "free":
+			n, ok := s.int()
+			if !ok || w.Free != nil {
+				return false
+			}
+			w.Free = &n
+		case "submit":
+			if sawSubmit || !s.boolean(&w.Submit) {
+				return false
+			}
+			sawSubmit = true
+		case "fits":
+			if sawFits || !s.boolean(&w.Fits) {
+				return false
+			}
+			sawFits = true
+		default:
+			return false
+		}
+	}
+}
+
+func (s *scan) boolean(dst *bool) bool {
+	s.ws()
+	for _, lit := range []string{"true", "false"} {
+		if s.i+len(lit) <= len(s.b) && string(s.b[s.i:s.i+len(lit)]) == lit {
+			s.i += len(lit)
+			*dst = lit == "true"
+			return true
+		}
+	}
+	return false
 }

@@ -59,6 +59,68 @@ type Policy struct {
 	err     error
 	idle    float64 // since when the machine has been idle with a job that fits (NaN: it is not)
 	started bool
+
+	// The scheduler's wake conditions (from its last decision) and what
+	// has happened since.
+	wake      *wake
+	woken     bool // an event that always wakes (timer, node, requeue) is waiting
+	submitted bool // a job arrived since the last decision
+	sizes     waitingSizes
+}
+
+// wake is a decision's "wake" field: the next decision request comes at
+// the first settled instant where one of the conditions holds (or an
+// event that always wakes is waiting).
+type wake struct {
+	Free   *int64 `json:"free"`
+	Submit bool   `json:"submit"`
+	Fits   bool   `json:"fits"`
+}
+
+// waitingSizes counts the waiting jobs by processors, for the "fits"
+// condition: does a waiting job fit on the free processors?
+type waitingSizes struct {
+	n   []int32 // jobs waiting, by processors
+	min int     // no waiting job has fewer processors (may be stale low)
+	all int
+}
+
+func (w *waitingSizes) add(procs, d int) {
+	for procs >= len(w.n) {
+		w.n = append(w.n, 0)
+	}
+	if w.all == 0 || procs < w.min {
+		w.min = procs
+	}
+	w.n[procs] += int32(d)
+	w.all += d
+}
+
+// fits reports whether some waiting job needs at most free processors.
+func (w *waitingSizes) fits(free int) bool {
+	if w.all == 0 {
+		return false
+	}
+	for w.min < len(w.n) && w.n[w.min] == 0 {
+		w.min++
+	}
+	return w.min <= free
+}
+
+// due reports whether the scheduler asked to be consulted now.
+func (p *Policy) due(v *engine.View) bool {
+	w := p.wake
+	switch {
+	case w == nil || p.woken:
+		return true
+	case w.Free != nil && int64(v.FreePEs()) >= *w.Free:
+		return true
+	case w.Submit && p.submitted:
+		return true
+	case w.Fits && p.sizes.fits(v.FreePEs()):
+		return true
+	}
+	return false
 }
 
 var (
@@ -111,6 +173,8 @@ func (p *Policy) Notify(v *engine.View, n engine.Notice) {
 			p.jobs = append(p.jobs, nil)
 		}
 		p.jobs[j.Index] = j
+		p.submitted = true
+		p.sizes.add(j.Procs, 1)
 		b = append(b, `{"type":"submit","job":{"id":`...)
 		b = strconv.AppendInt(b, int64(j.Index), 10)
 		b = append(b, `,"trace_id":`...)
@@ -147,6 +211,8 @@ func (p *Policy) Notify(v *engine.View, n engine.Notice) {
 		b = strconv.AppendInt(b, int64(n.Job.Index), 10)
 		b = append(b, '}')
 		p.firstQ = min(p.firstQ, int(n.Job.Index))
+		p.sizes.add(n.Job.Procs, 1)
+		p.woken = true
 	case engine.NoticeEstimateExtended:
 		b = append(b, `{"type":"extend","id":`...)
 		b = strconv.AppendInt(b, int64(n.Job.Index), 10)
@@ -163,10 +229,12 @@ func (p *Policy) Notify(v *engine.View, n engine.Notice) {
 		b = append(b, `,"processors":`...)
 		b = strconv.AppendInt(b, int64(v.Node(n.Node).PEs), 10)
 		b = append(b, '}')
+		p.woken = true
 	case engine.NoticeTimer:
 		b = append(b, `{"type":"timer","tag":`...)
 		b = strconv.AppendInt(b, n.Tag, 10)
 		b = append(b, '}')
+		p.woken = true
 	default:
 		b = b[:start]
 	}
@@ -183,6 +251,10 @@ func (p *Policy) Schedule(v *engine.View, plan *engine.Plan) {
 		plan.Fail(p.err)
 		return
 	}
+	if !p.due(v) {
+		return // the events wait for the decision the scheduler asked for
+	}
+	p.woken, p.submitted = false, false
 	p.seq++
 	b := append(p.msg[:0], `{"type":"decide","seq":`...)
 	b = strconv.AppendInt(b, p.seq, 10)
@@ -230,6 +302,11 @@ func (p *Policy) Schedule(v *engine.View, plan *engine.Plan) {
 			return
 		}
 	}
+	if w := d.Wake; w != nil && w.Free != nil && *w.Free < 0 {
+		p.fail(plan, p.msgErr(v, "", fmt.Errorf("wake: free must be >= 0, got %d", *w.Free)))
+		return
+	}
+	p.wake = d.Wake
 	p.checkIdle(v, plan)
 }
 
@@ -496,13 +573,13 @@ type reply struct {
 	Name     *string  `json:"name"`
 	Message  string   `json:"message"`
 	Actions  []action `json:"actions"`
-	present  map[string]bool
+	Wake     *wake    `json:"wake"`
 }
 
 // fields each message type may have.
 var replyFields = map[string][]string{
 	"hello":    {"type", "protocol", "name"},
-	"decision": {"type", "seq", "actions"},
+	"decision": {"type", "seq", "actions", "wake"},
 	"error":    {"type", "message"},
 }
 
@@ -683,6 +760,7 @@ func (p *Policy) apply(v *engine.View, plan *engine.Plan, a *action) error {
 		if err := plan.Start(j, alloc); err != nil {
 			return &actionError{job: jobName(j), rule: RuleAllocation, msg: err.Error()}
 		}
+		p.sizes.add(j.Procs, -1)
 		if p.firstQ == int(j.Index) {
 			p.firstQ++
 		}
@@ -697,6 +775,7 @@ func (p *Policy) apply(v *engine.View, plan *engine.Plan, a *action) error {
 		if err := plan.Reject(j); err != nil {
 			return &actionError{job: jobName(j), rule: RuleNotWaiting, msg: err.Error()}
 		}
+		p.sizes.add(j.Procs, -1)
 	case a.Preempt != nil || a.Kill != nil:
 		id, requeue := a.Kill, false
 		if a.Preempt != nil {
@@ -714,6 +793,7 @@ func (p *Policy) apply(v *engine.View, plan *engine.Plan, a *action) error {
 		}
 		if requeue {
 			p.firstQ = min(p.firstQ, int(j.Index))
+			p.sizes.add(j.Procs, 1)
 		}
 	case a.Timer != nil:
 		t := *a.Timer

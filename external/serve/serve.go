@@ -113,8 +113,10 @@ func (s *Server) Serve() error {
 			msg = map[string]any{"type": "policies", "names": system.PolicyNames()}
 		case "run":
 			msg = s.run(req.Config, in)
+		case "workload":
+			msg = s.describe(req.Config, in)
 		default:
-			msg = map[string]any{"type": "result", "error": fmt.Sprintf("request: unknown type %q (want run or policies)", req.Type)}
+			msg = map[string]any{"type": "result", "error": fmt.Sprintf("request: unknown type %q (want run, workload or policies)", req.Type)}
 		}
 		if err := s.send(msg); err != nil {
 			return err
@@ -169,6 +171,35 @@ func (s *Server) run(raw json.RawMessage, in external.Conn) map[string]any {
 			return fail(err)
 		}
 		msg["out"] = c.Out
+	}
+	return msg
+}
+
+// describe loads a request's workload (kept for later runs) and tells
+// its size: the jobs a window may select from, and the platform's
+// processors.
+func (s *Server) describe(raw json.RawMessage, in external.Conn) map[string]any {
+	fail := func(err error) map[string]any { return map[string]any{"type": "workload", "error": err.Error()} }
+	var c Config
+	if len(raw) > 0 {
+		dec := json.NewDecoder(bytes.NewReader(raw))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&c); err != nil {
+			return fail(fmt.Errorf("workload config: %v", err))
+		}
+	}
+	cfg, err := c.simulateConfig(in)
+	if err != nil {
+		return fail(err)
+	}
+	w, p, err := s.load(&cfg, &c)
+	if err != nil {
+		return fail(err)
+	}
+	msg := map[string]any{"type": "workload", "name": w.Name, "jobs": len(w.Jobs)}
+	if p != nil {
+		msg["processors"] = p.TotalPEs()
+		msg["nodes"] = len(p.Nodes)
 	}
 	return msg
 }

@@ -71,6 +71,7 @@ def backfill(view, order):
 
 class EASY(gridsched.Scheduler):
     name = "easy.py"
+    wake = {"fits": True}  # nothing can start unless a waiting job fits: skip those instants
 
     def schedule(self, view):
         if view.waiting:

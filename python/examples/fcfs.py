@@ -18,6 +18,7 @@ except ImportError:  # run from a checkout without installing the package
 
 class FCFS(gridsched.Scheduler):
     name = "fcfs.py"
+    wake = {"fits": True}  # nothing can start unless a waiting job fits: skip those instants
 
     def schedule(self, view):
         for job in view.waiting:

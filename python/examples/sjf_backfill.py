@@ -22,6 +22,7 @@ from easy import backfill  # noqa: E402  (the EASY pass, on any queue order)
 
 class SJFBackfill(gridsched.Scheduler):
     name = "sjf_backfill.py"
+    wake = {"fits": True}  # nothing can start unless a waiting job fits: skip those instants
 
     def schedule(self, view):
         if view.waiting:

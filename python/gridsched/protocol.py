@@ -98,6 +98,7 @@ class View:
         self._snapshot = ()
         self._dirty = False
         self._actions = []
+        self._wake = None
 
     @property
     def waiting(self):
@@ -164,6 +165,22 @@ class View:
             raise ValueError("timer: %g is before now (%g)" % (at, self.now))
         self._actions.append('{"timer":%s,"tag":%d}' % (json.dumps(float(at)), tag))
 
+    def wake(self, free=None, submit=False, fits=False):
+        """Ask for the next decision only when one of these holds (or a
+        timer, node event or requeue happens): at least ``free`` processors
+        are free; a job was submitted (``submit``); a waiting job fits on the
+        free processors (``fits``).  The events in between come with that
+        decision.  Without a call, the scheduler's ``wake`` attribute
+        applies (None: every settled instant)."""
+        w = {}
+        if free is not None:
+            w["free"] = int(free)
+        if submit:
+            w["submit"] = True
+        if fits:
+            w["fits"] = True
+        self._wake = w or None
+
     def _requeue(self, job):
         # A job back in the queue keeps its arrival position.
         w = self._waiting
@@ -183,6 +200,11 @@ class Scheduler:
 
     #: a name for messages (default: the class name)
     name = None
+
+    #: when to be asked again after a decision (view.wake's arguments as a
+    #: dict, e.g. {"fits": True}: only when a waiting job fits on the free
+    #: processors); None: at every settled instant
+    wake = None
 
     def on_hello(self, view):
         """Called once, before the first decision: view.platform and
@@ -307,11 +329,19 @@ class Client:
         v.free = msg["free"]
         v._actions = []
 
-    def answer(self):
-        """Send the actions taken on the view since the last decide."""
-        acts = self.view._actions
-        self.view._actions = []
-        self.write('{"type":"decision","seq":%d,"actions":[%s]}\n' % (self.seq, ",".join(acts)))
+    def answer(self, wake=None):
+        """Send the actions taken on the view since the last decide, with
+        the view's wake conditions (else ``wake``, a dict)."""
+        v = self.view
+        acts = v._actions
+        v._actions = []
+        w = v._wake or wake
+        v._wake = None
+        if w:
+            self.write('{"type":"decision","seq":%d,"actions":[%s],"wake":%s}\n' % (
+                self.seq, ",".join(acts), json.dumps(w, separators=(",", ":"))))
+        else:
+            self.write('{"type":"decision","seq":%d,"actions":[%s]}\n' % (self.seq, ",".join(acts)))
 
     def error(self, message):
         """Tell gridsched the scheduler gives up (the run ends with this
@@ -333,7 +363,7 @@ class Client:
                     scheduler.on_finish(msg.get("now"))
                     return msg
                 scheduler.schedule(self.view)
-                self.answer()
+                self.answer(scheduler.wake)
         except ProtocolError:
             raise
         except Exception as e:
