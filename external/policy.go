@@ -199,7 +199,9 @@ func (p *Policy) Notify(v *engine.View, n engine.Notice) {
 		}
 		b = append(b, `}}`...)
 	case engine.NoticeEnded:
-		b = append(b, `{"type":"end","id":`...)
+		b = append(b, `{"type":"end","time":`...)
+		b = appendNum(b, v.Now())
+		b = append(b, `,"id":`...)
 		b = strconv.AppendInt(b, int64(n.Job.Index), 10)
 		b = append(b, `,"state":"`...)
 		b = append(b, n.Job.State.String()...)
@@ -207,31 +209,39 @@ func (p *Policy) Notify(v *engine.View, n engine.Notice) {
 		b = appendAlloc(b, n.Job.Alloc)
 		b = append(b, '}')
 	case engine.NoticeRequeued:
-		b = append(b, `{"type":"requeue","id":`...)
+		b = append(b, `{"type":"requeue","time":`...)
+		b = appendNum(b, v.Now())
+		b = append(b, `,"id":`...)
 		b = strconv.AppendInt(b, int64(n.Job.Index), 10)
 		b = append(b, '}')
 		p.firstQ = min(p.firstQ, int(n.Job.Index))
 		p.sizes.add(n.Job.Procs, 1)
 		p.woken = true
 	case engine.NoticeEstimateExtended:
-		b = append(b, `{"type":"extend","id":`...)
+		b = append(b, `{"type":"extend","time":`...)
+		b = appendNum(b, v.Now())
+		b = append(b, `,"id":`...)
 		b = strconv.AppendInt(b, int64(n.Job.Index), 10)
 		b = append(b, `,"estimate":`...)
 		b = appendNum(b, n.Job.Est)
 		b = append(b, '}')
 	case engine.NoticeNodeDown, engine.NoticeNodeUp:
 		if n.Kind == engine.NoticeNodeDown {
-			b = append(b, `{"type":"node_down","node":`...)
+			b = append(b, `{"type":"node_down","time":`...)
 		} else {
-			b = append(b, `{"type":"node_up","node":`...)
+			b = append(b, `{"type":"node_up","time":`...)
 		}
+		b = appendNum(b, v.Now())
+		b = append(b, `,"node":`...)
 		b = strconv.AppendInt(b, int64(n.Node), 10)
 		b = append(b, `,"processors":`...)
 		b = strconv.AppendInt(b, int64(v.Node(n.Node).PEs), 10)
 		b = append(b, '}')
 		p.woken = true
 	case engine.NoticeTimer:
-		b = append(b, `{"type":"timer","tag":`...)
+		b = append(b, `{"type":"timer","time":`...)
+		b = appendNum(b, v.Now())
+		b = append(b, `,"tag":`...)
 		b = strconv.AppendInt(b, n.Tag, 10)
 		b = append(b, '}')
 		p.woken = true

@@ -122,7 +122,7 @@ func TestTranscriptsMatchSchema(t *testing.T) {
 		t.Fatal(err)
 	}
 	lines = append(lines, rec.lines...)
-	for _, want := range []string{`"type":"submit"`, `"run_time":`, `"type":"end","id"`, `"type":"node_down"`, `"type":"node_up"`, `"type":"timer"`, `"type":"requeue"`, `"type":"extend"`, `{"type":"end","now"`} {
+	for _, want := range []string{`"type":"submit"`, `"run_time":`, `"type":"end","time"`, `"type":"node_down"`, `"type":"node_up"`, `"type":"timer"`, `"type":"requeue"`, `"type":"extend"`, `{"type":"end","now"`} {
 		if !strings.Contains(strings.Join(lines, "\n"), want) {
 			t.Errorf("no %s in the conversations", want)
 		}

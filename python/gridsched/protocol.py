@@ -308,7 +308,7 @@ class Client:
                 if j is None:
                     continue
                 j.state = ev["state"]
-                j.end = v.now
+                j.end = ev.get("time", v.now)
                 j.alloc = ev.get("alloc")
                 if s is not None:
                     v.free = msg["free"]
