@@ -354,6 +354,8 @@ class Client:
     def serve(self, scheduler, hello=None):
         """Run a scheduler through one run: hello, decisions, end.  Returns
         the end message."""
+        if scheduler.name:
+            self.name = scheduler.name
         try:
             self.hello(hello)
             scheduler.on_hello(self.view)
