@@ -52,6 +52,12 @@ type Classic struct {
 	reset bool          // depth=all: re-plan every reservation
 	wake  float64
 
+	// OnShadow, if set, is called with the queue head and its shadow time
+	// each time a new job becomes the blocked head behind which EASY-style
+	// backfilling (depth 1) runs (for tests and traces).
+	OnShadow func(head *engine.Job, shadow float64)
+	lastHead *engine.Job
+
 	scratch, scratch2 []*engine.Job
 	dp                []float64
 	dpLong            []int32
@@ -125,8 +131,17 @@ func (c *Classic) Notify(v *engine.View, n engine.Notice) {
 		c.hist.ended(c, j, j.End-j.Start)
 		c.stopped(j)
 		c.trig = true
-	case engine.NoticeEstimateExtended, engine.NoticeNodeDown, engine.NoticeNodeUp:
-		c.reset = true
+	case engine.NoticeEstimateExtended:
+		if d := c.d(j); d.running && d.pstart+d.ppred <= v.Now() {
+			c.raise(j)
+		}
+		c.reset, c.trig = true, true
+	case engine.NoticeNodeDown, engine.NoticeNodeUp:
+		// The engine's own events (a job outliving its request under
+		// OverrunExtend, the platform changing) change the plan: a pass
+		// follows, as in easy and conservative. (A prediction running out
+		// is the policy's own and has no pass, as in pyss.)
+		c.reset, c.trig = true, true
 	}
 }
 
@@ -241,16 +256,21 @@ func (c *Classic) expire(now float64) {
 		if j.End <= now {
 			continue // ends at this instant, at its prediction
 		}
-		start := d.pstart
-		np := j.Est
-		if start+np <= now {
-			np = now - start + j.Est
+		if d.pstart+j.Est <= now {
+			continue // its request runs out too: raised when the engine extends it (OverrunExtend)
 		}
-		c.unslot(j)
-		d.pred = np
-		c.slot(j, start, np)
-		c.exp.push(start+np, j)
+		c.raise(j)
 	}
+}
+
+// raise sets a running job's prediction to the engine's estimate.
+func (c *Classic) raise(j *engine.Job) {
+	d := c.d(j)
+	start := d.pstart
+	c.unslot(j)
+	d.pred = j.Est
+	c.slot(j, start, j.Est)
+	c.exp.push(start+j.Est, j)
 }
 
 func (c *Classic) Schedule(v *engine.View, p *engine.Plan) {
@@ -391,6 +411,7 @@ func (c *Classic) backfill(v *engine.View, p *engine.Plan) {
 		return
 	}
 	shadow, extra := c.shadow(now, head, now)
+	c.tellShadow(head, shadow)
 	var started []*engine.Job
 	for _, j := range c.candidates(tail) {
 		pred := c.testPred(j)
@@ -399,6 +420,13 @@ func (c *Classic) backfill(v *engine.View, p *engine.Plan) {
 		}
 	}
 	c.bypassed(started)
+}
+
+func (c *Classic) tellShadow(head *engine.Job, shadow float64) {
+	if c.OnShadow != nil && head != c.lastHead {
+		c.lastHead = head
+		c.OnShadow(head, shadow)
+	}
 }
 
 // shadow places head at its earliest start no earlier than from in the

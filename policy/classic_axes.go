@@ -360,6 +360,7 @@ func (c *Classic) lookahead(v *engine.View, p *engine.Plan, head *engine.Job, ta
 		return
 	}
 	shadow, extra0 := c.shadow(now, head, now)
+	c.tellShadow(head, shadow)
 	q := tail
 	if c.s.Window > 0 && len(q) > c.s.Window-1 {
 		q = q[:max(c.s.Window-1, 0)]
