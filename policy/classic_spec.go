@@ -165,6 +165,9 @@ func (s Spec) String() string {
 			add(w.k, f(w.v))
 		}
 	}
+	if len(kv) == 0 {
+		return "classic"
+	}
 	return "classic:" + strings.Join(kv, ",")
 }
 

@@ -10,23 +10,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gridsched/gridsched/internal/testenv"
+
 	sim "github.com/gridsched/gridsched/simulate"
 )
 
-// referenceDir is the folder of reference facts shared outside the
-// repository: $GRIDSCHED_REFERENCE, else ../shared/reference relative to
-// the module root (like the traces).
-func referenceDir(t testing.TB) string {
-	t.Helper()
-	dir := os.Getenv("GRIDSCHED_REFERENCE")
-	if dir == "" {
-		dir = filepath.Join("..", "..", "shared", "reference")
-	}
-	if st, err := os.Stat(filepath.Join(dir, "peers")); err != nil || !st.IsDir() {
-		t.Fatalf("reference folder %s has no peers/ (set GRIDSCHED_REFERENCE): %v", dir, err)
-	}
-	return dir
-}
+func referenceDir(t testing.TB) string { return testenv.ReferenceDir(t) }
 
 // peerSchedule reads one of pyss's schedules: job id → start.
 func peerSchedule(t testing.TB, path string) map[int64]float64 {
