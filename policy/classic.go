@@ -352,7 +352,7 @@ func (c *Classic) headLoop(v *engine.View, p *engine.Plan) {
 // filler (depth 0): every job that fits now starts, in backfill order.
 func (c *Classic) filler(v *engine.View, p *engine.Plan) {
 	now := v.Now()
-	for _, j := range c.candidates(c.wait) {
+	for _, j := range c.candidates(c.wait, c.free(now)) {
 		if c.free(now) >= j.Procs {
 			c.launch(v, p, j, c.testPred(j))
 		}
@@ -368,9 +368,17 @@ func (c *Classic) testPred(j *engine.Job) float64 {
 	return c.d(j).pred
 }
 
-// candidates returns tail in the spec's backfill order (a scratch copy).
-func (c *Classic) candidates(tail []*engine.Job) []*engine.Job {
-	out := append(c.scratch[:0], tail...)
+// candidates returns the jobs of tail that fit in free processors, in
+// the spec's backfill order (a scratch copy). Leaving out the others is
+// exact: free processors only fall during a pass, so they never start,
+// and a stable sort keeps the rest in the order it gives them among all.
+func (c *Classic) candidates(tail []*engine.Job, free int) []*engine.Job {
+	out := c.scratch[:0]
+	for _, j := range tail {
+		if j.Procs <= free {
+			out = append(out, j)
+		}
+	}
 	c.scratch = out
 	switch c.s.Backfill {
 	case "sjbf":
@@ -413,7 +421,7 @@ func (c *Classic) backfill(v *engine.View, p *engine.Plan) {
 	shadow, extra := c.shadow(now, head, now)
 	c.tellShadow(head, shadow)
 	var started []*engine.Job
-	for _, j := range c.candidates(tail) {
+	for _, j := range c.candidates(tail, c.free(now)) {
 		pred := c.testPred(j)
 		if c.easyFits(now, j, pred, shadow, &extra) && c.launch(v, p, j, pred) {
 			started = append(started, j)
@@ -477,7 +485,7 @@ func (c *Classic) selective(v *engine.View, p *engine.Plan, q []*engine.Job) {
 		}
 	}
 	var started []*engine.Job
-	for _, j := range c.candidates(q[k:]) {
+	for _, j := range c.candidates(q[k:], c.free(now)) {
 		pred := c.testPred(j)
 		if c.canStartNow(now, pred, j.Procs) && c.launch(v, p, j, pred) {
 			started = append(started, j)

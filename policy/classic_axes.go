@@ -314,12 +314,27 @@ func (c *Classic) greedy(v *engine.View, p *engine.Plan, head *engine.Job, tail 
 	now := v.Now()
 	shadow, extra0 := c.shadow(now, head, now+c.s.Delay*c.d(head).pred)
 	free0 := c.free(now)
+	if free0 == 0 {
+		return
+	}
+	fit := c.candidates(tail, free0) // the others start in no order
 	best := -1
 	var bestOrd []*engine.Job
+	type kj struct {
+		k float64
+		j *engine.Job
+	}
+	ks := make([]kj, len(fit))
 	for _, key := range greedyKeys {
-		ord := append(c.scratch2[:0], tail...)
+		for i, j := range fit {
+			ks[i] = kj{key(c, j), j}
+		}
+		slices.SortStableFunc(ks, func(a, b kj) int { return cmpF(a.k, b.k) })
+		ord := c.scratch2[:0]
+		for _, x := range ks {
+			ord = append(ord, x.j)
+		}
 		c.scratch2 = ord
-		slices.SortStableFunc(ord, func(a, b *engine.Job) int { return cmpF(key(c, a), key(c, b)) })
 		free, extra, n := free0, extra0, 0
 		for _, j := range ord {
 			pred := c.testPred(j)
