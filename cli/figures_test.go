@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"os"
@@ -24,7 +24,7 @@ func TestQuickReproductionFigures(t *testing.T) {
 	}
 	testenv.TracesDir(t)
 	out, _ := quickReproduction(t)
-	root, _ := filepath.Abs(filepath.Join("..", ".."))
+	root, _ := filepath.Abs("..")
 	wd, _ := os.Getwd()
 	os.Chdir(root)
 	defer os.Chdir(wd)

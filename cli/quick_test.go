@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"os"
@@ -71,7 +71,7 @@ func quickReproduction(t *testing.T) (out, res string) {
 			return
 		}
 		quick.out = filepath.Join(quick.dir, "quick")
-		root, _ := filepath.Abs(filepath.Join("..", ".."))
+		root, _ := filepath.Abs("..")
 		wd, _ := os.Getwd()
 		os.Chdir(root)
 		defer os.Chdir(wd)

@@ -1,6 +1,5 @@
-// Command gridsched simulates job scheduling policies on clusters and
-// grids. Run "gridsched --help" for the commands.
-package main
+// Package cli is the gridsched command line (moved from cmd/gridsched).
+package cli
 
 import (
 	"fmt"
