@@ -1,22 +1,93 @@
-// Package cli is the gridsched command line (moved from cmd/gridsched).
+// Package cli is the gridsched command line, importable: a module of
+// your own builds a gridsched binary with your policies registered, and
+// every command (simulate, run, slurm, report, …) knows them.
+//
+//	package main
+//
+//	import "github.com/gridsched/gridsched/cli"
+//
+//	func main() {
+//		cli.Main(cli.Policy("largest-first", "the widest waiting job that fits first", NewLargestFirst))
+//	}
+//
+// cmd/gridsched is Main with no extension; docs/policies.md has the whole
+// example (examples/extension).
 package cli
 
 import (
 	"fmt"
+	"io"
 	"os"
+	"slices"
 
 	"github.com/spf13/cobra"
 
 	"github.com/gridsched/gridsched/experiment"
 	"github.com/gridsched/gridsched/model"
+	"github.com/gridsched/gridsched/policy"
 	_ "github.com/gridsched/gridsched/system/all" // registers every built-in system
 )
 
-func main() {
-	if err := newRoot().Execute(); err != nil {
-		fmt.Fprintln(os.Stderr, "gridsched:", err)
-		os.Exit(1)
+// Extension adds to the command line: a policy (Policy) or a command
+// (Command).
+type Extension struct {
+	apply func(root *cobra.Command) error
+}
+
+// extended are the policies registered by extensions in this process (a
+// second Run registers them once).
+var extended = map[string]bool{}
+
+// Policy registers a scheduling policy under name, as package policy's
+// built-in ones are: simulate --policy, specs, sweeps, Slurm arrays and
+// reports know it. New builds a fresh policy for each run around the
+// run's node selection. A name that is already taken is an error.
+func Policy(name, description string, New policy.Factory) Extension {
+	return Extension{apply: func(*cobra.Command) error {
+		if extended[name] {
+			return nil
+		}
+		if slices.Contains(policy.Names(), name) {
+			return fmt.Errorf("cli.Policy: a policy named %q is already registered", name)
+		}
+		policy.Register(name, description, New)
+		extended[name] = true
+		return nil
+	}}
+}
+
+// Command adds a command of your own beside simulate, run, ….
+func Command(c *cobra.Command) Extension {
+	return Extension{apply: func(root *cobra.Command) error {
+		root.AddCommand(c)
+		return nil
+	}}
+}
+
+// Main runs the command line on the process's arguments with the
+// extensions and exits with its status.
+func Main(extra ...Extension) {
+	os.Exit(Run(os.Args[1:], os.Stdout, os.Stderr, extra...))
+}
+
+// Run runs the command line on args and returns the exit status (0 on
+// success), printing errors on stderr.
+func Run(args []string, stdout, stderr io.Writer, extra ...Extension) int {
+	root := newRoot()
+	for _, e := range extra {
+		if err := e.apply(root); err != nil {
+			fmt.Fprintln(stderr, "gridsched:", err)
+			return 1
+		}
 	}
+	root.SetArgs(args)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	if err := root.Execute(); err != nil {
+		fmt.Fprintln(stderr, "gridsched:", err)
+		return 1
+	}
+	return 0
 }
 
 func newRoot() *cobra.Command {

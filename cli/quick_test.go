@@ -112,8 +112,7 @@ func cli(t *testing.T, args ...string) *exec.Cmd {
 
 func TestMain(m *testing.M) {
 	if os.Getenv(cliEnv) == "1" {
-		main()
-		os.Exit(0)
+		Main()
 	}
 	code := m.Run()
 	if quick.dir != "" {
