@@ -56,7 +56,12 @@ parameter sections). A system's parameters come from its own flags (--tree,
 "cloud: {max_vms: 96, xfactor: 20}") or from --model-param section.key=value.
 The elastic cloud of seed 003 (cloud-afcfs, cloud-ljfs) runs its own event
 loop on a gang workload; its times are in hours, and --out writes jobs.csv,
-summary.json, series.csv, vms.csv and cloud_series.csv.`,
+summary.json, series.csv, vms.csv and cloud_series.csv.
+
+--policy external --scheduler CMD leaves the decisions to another program,
+in any language, that speaks the decision protocol on its standard input and
+output (docs/protocol.md): CMD is split into words as a shell would, never
+run through one. The Python package's examples are schedulers of this kind.`,
 		Example: `  gridsched simulate
   gridsched simulate --workload ../shared/traces/SDSC-BLUE-2000-4.2-cln.swf.gz --policy easy --out runs/blue-easy
   gridsched simulate --workload trace.swf --policy conservative --nodes 128 --overrun extend --arrival-scale 0.8
@@ -64,7 +69,8 @@ summary.json, series.csv, vms.csv and cloud_series.csv.`,
   gridsched workload generate --model grid --param 'sites=[1,1,1,1,1,1]' --param uhi=5 --param s=3 --jobs 1000 --out grid.csv
   gridsched simulate --workload grid.csv --tree paper109 --policy grid-stat --overrun extend
   gridsched workload generate --model gang --param lambda=2.5 --jobs 10000 --out gang.swf
-  gridsched simulate --workload gang.swf --policy cloud-ljfs --model-param cloud.max_vms=96 --out runs/cloud`,
+  gridsched simulate --workload gang.swf --policy cloud-ljfs --model-param cloud.max_vms=96 --out runs/cloud
+  gridsched simulate --workload trace.swf --policy external --scheduler "python3 python/examples/easy.py"`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			// A flag given explicitly must mean what it says: 0 or a
@@ -124,6 +130,9 @@ summary.json, series.csv, vms.csv and cloud_series.csv.`,
 					return err
 				}
 			}
+			if _, ok := cfg.Sections["external"]; ok && fl.Changed("scheduler") && cfg.Policy != "external" {
+				return fmt.Errorf("--scheduler: the scheduler decides with --policy external, not --policy %s", cfg.Policy)
+			}
 			var err error
 			if cfg.Prepared, err = system.Prepare(cfg.Sections, nil); err != nil {
 				return err
@@ -168,7 +177,7 @@ summary.json, series.csv, vms.csv and cloud_series.csv.`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&cfg.WorkloadPath, "workload", "", "workload file: an SWF trace (plain or gzip), or .csv / .jsonl in the native formats (default: the built-in workload)")
-	f.StringVar(&cfg.Policy, "policy", "easy", "scheduling policy: fcfs, easy, easy-per-event, conservative, drrm, srrm-r, srrm-m, grid-* with --tree, cloud-afcfs, cloud-ljfs (see 'gridsched policies')")
+	f.StringVar(&cfg.Policy, "policy", "easy", "scheduling policy: fcfs, easy, easy-per-event, conservative, drrm, srrm-r, srrm-m, grid-* with --tree, cloud-afcfs, cloud-ljfs, external with --scheduler (see 'gridsched policies')")
 	f.StringVar(&cfg.NodeSelect, "node-select", "first-fit", "node selection: "+strings.Join(system.NodeSelectionNames(), ", ")+" (u and expected need --instability)")
 	for _, sys := range system.All() {
 		if sys.Flags != nil {
