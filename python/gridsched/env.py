@@ -37,6 +37,7 @@ with the small spaces of ``gridsched.spaces``.  ``baseline(name)`` runs a
 built-in policy on the current episode's jobs for comparison.
 """
 
+import math
 import random
 
 from .protocol import Client, RunEnded
@@ -56,7 +57,7 @@ except ImportError:  # gymnasium is optional
     from . import spaces as _spaces
     _Base = object
 
-__all__ = ["SchedulingEnv", "BASELINES", "JOB_FEATURES", "MACHINE_FEATURES"]
+__all__ = ["SchedulingEnv", "BASELINES", "PRIORITIES", "priority_agent", "JOB_FEATURES", "MACHINE_FEATURES"]
 
 #: the heuristic baselines, as built-in policy names; baselines() runs
 #: those this gridsched registers (the catalogue grows: add names here)
@@ -66,6 +67,38 @@ JOB_FEATURES = ("present", "wait", "estimate", "processors", "fits")
 MACHINE_FEATURES = ("free", "waiting")
 
 REWARDS = ("bsld", "wait", "utilization")
+
+
+def _lg(x):
+    return math.log10(x if x > 0 else 0.1)
+
+
+#: the heuristics' priorities as functions of (job, now), smallest first:
+#: the keys of gridsched's catalogue (docs/policies.md), for agents that
+#: follow a heuristic under the environment's rules (priority_agent)
+PRIORITIES = {
+    "fcfs": lambda j, now: j.id,
+    "sjf": lambda j, now: j.estimate,
+    "wfp3": lambda j, now: -((now - j.submit) / j.estimate) ** 3 * j.processors,
+    "unicep": lambda j, now: -(now - j.submit) / (math.log2(max(j.processors, 2)) * j.estimate),
+    "f1": lambda j, now: _lg(j.estimate) * j.processors + 870 * _lg(j.submit),
+}
+
+
+def priority_agent(env, name):
+    """An agent that picks the visible job of smallest PRIORITIES[name]
+    (ties: earliest arrival): a heuristic run under the environment's rules
+    (a picked job is started before any other).  The built-in policy of the
+    same name (baseline()) re-sorts the queue at every instant instead, so
+    a later, higher-priority job can overtake a waiting one."""
+    key = PRIORITIES[name]
+
+    def act(info):
+        v = env._client.view
+        vis = v.waiting[:env.K]
+        now = v.now
+        return min(range(len(vis)), key=lambda i: (key(vis[i], now), vis[i].id))
+    return act
 
 
 def _reward(kind, summary):

@@ -5,7 +5,7 @@ import unittest
 
 import gridsched
 from gridsched import spaces
-from gridsched.env import JOB_FEATURES, MACHINE_FEATURES, SchedulingEnv
+from gridsched.env import JOB_FEATURES, MACHINE_FEATURES, SchedulingEnv, priority_agent
 
 from support import binary, trace
 
@@ -107,6 +107,25 @@ class EnvTest(unittest.TestCase):
         self.assertEqual(sorted(got), ["easy", "fcfs"])
         self.assertEqual(missing, ["no-such-policy"])
         self.assertGreater(got["easy"], got["fcfs"])  # EASY waits less than FCFS here
+
+    def test_priority_agents(self):
+        """The heuristics as agents: FCFS's is the built-in fcfs exactly;
+        SJF's picks the shortest visible job."""
+        env = SchedulingEnv(jobs=200, session=self.session)
+        _, reward, _ = play(env, priority_agent(env, "fcfs"), seed=4)
+        self.assertEqual(reward, env.baseline("fcfs"))
+        obs, info = env.reset(seed=4)
+        act = priority_agent(env, "sjf")
+        while True:
+            vis = env._client.view.waiting[:env.K]
+            a = act(info)
+            self.assertEqual(vis[a].estimate, min(j.estimate for j in vis))
+            obs, r, term, trunc, info = env.step(a)
+            if term:
+                break
+        for name in ("wfp3", "unicep", "f1"):
+            _, r, _ = play(env, priority_agent(env, name), seed=4)
+            self.assertLess(r, 0)
 
     def test_reset_mid_episode(self):
         env = SchedulingEnv(jobs=100, session=self.session)
