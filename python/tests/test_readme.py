@@ -10,8 +10,8 @@ import sys
 import tempfile
 import unittest
 
-from support import PYTHON, REPO, binary
-
+PYTHON = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+REPO = os.path.dirname(PYTHON)
 MARK = "<!-- python example: checked by python/tests/test_readme.py -->"
 
 
@@ -27,6 +27,7 @@ def example():
 
 class ReadmeTest(unittest.TestCase):
     def test_readme_example(self):
+        from support import binary
         binary(self)
         code, shown = example()
         env = dict(os.environ, PYTHONPATH=PYTHON)

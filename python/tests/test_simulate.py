@@ -118,3 +118,15 @@ class SweepTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class ExamplesTest(unittest.TestCase):
+    def test_random_agent_example_runs(self):
+        """python/examples/random_agent.py (shown in docs/policies.md) runs
+        its training loop and compares with the heuristics."""
+        import subprocess
+        binary(self)
+        r = subprocess.run([PY, os.path.join(EXAMPLES, "random_agent.py"), "1"], stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, text=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertRegex(r.stdout, r"^episode 0: random agent -[0-9.]+, SJF agent -[0-9.]+; built-in easy -[0-9.]+, fcfs -[0-9.]+, sjf -[0-9.]+\n$")
