@@ -482,6 +482,9 @@ func (p *Policy) Finish(v *engine.View, err error) error {
 	return err
 }
 
+// Decisions is the number of decision requests sent so far.
+func (p *Policy) Decisions() int64 { return p.seq }
+
 // Close stops the scheduler if it is still running (for callers that
 // drive the engine themselves and do not call Finish).
 func (p *Policy) Close() {
