@@ -14,53 +14,37 @@ import (
 // general parser, which also writes the error messages.
 func parseDecision(b []byte, r *reply) bool {
 	s := scan{b: b}
-	if !s.byte('{') {
-		return false
-	}
-	var sawType, sawSeq, sawActions bool
-	for first := true; ; first = false {
-		if s.byte('}') {
-			break
-		}
-		if !first && !s.byte(',') {
-			return false
-		}
-		key, ok := s.str()
-		if !ok || !s.byte(':') {
-			return false
-		}
+	var sawType, sawSeq, sawActions, sawWake bool
+	ok := s.object(func(key string) bool {
 		switch key {
 		case "type":
 			v, ok := s.str()
-			if !ok || v != "decision" || sawType {
-				return false
-			}
-			sawType = true
+			return ok && v == "decision" && once(&sawType)
 		case "seq":
 			n, ok := s.int()
-			if !ok || sawSeq {
-				return false
-			}
-			seq := n
-			r.Seq, sawSeq = &seq, true
+			r.Seq = &n
+			return ok && once(&sawSeq)
 		case "actions":
-			if sawActions || !s.actions(r) {
-				return false
-			}
-			sawActions = true
+			return once(&sawActions) && s.actions(r)
 		case "wake":
-			if r.Wake != nil || !s.wake(r) {
-				return false
-			}
-		default:
-			return false
+			return once(&sawWake) && s.wake(r)
 		}
-	}
+		return false
+	})
 	s.ws()
-	if s.i != len(s.b) || !sawType || !sawActions {
+	if !ok || s.i != len(s.b) || !sawType || !sawActions {
 		return false
 	}
 	r.Type = "decision"
+	return true
+}
+
+// once marks a key seen: false when it was already (a repeated key).
+func once(seen *bool) bool {
+	if *seen {
+		return false
+	}
+	*seen = true
 	return true
 }
 
@@ -88,6 +72,55 @@ func (s *scan) byte(c byte) bool {
 		return true
 	}
 	return false
+}
+
+// lit consumes the literal word w (true, false, null) if it comes next.
+func (s *scan) lit(w string) bool {
+	s.ws()
+	if s.i+len(w) <= len(s.b) && string(s.b[s.i:s.i+len(w)]) == w {
+		s.i += len(w)
+		return true
+	}
+	return false
+}
+
+// object reads {"key": value, …}, calling field for each key with the
+// scanner at the value; field reads the value and reports whether it is
+// acceptable.
+func (s *scan) object(field func(key string) bool) bool {
+	if !s.byte('{') {
+		return false
+	}
+	for first := true; ; first = false {
+		if s.byte('}') {
+			return true
+		}
+		if !first && !s.byte(',') {
+			return false
+		}
+		key, ok := s.str()
+		if !ok || !s.byte(':') || !field(key) {
+			return false
+		}
+	}
+}
+
+// list reads [item, …], calling item at each element.
+func (s *scan) list(item func() bool) bool {
+	if !s.byte('[') {
+		return false
+	}
+	for first := true; ; first = false {
+		if s.byte(']') {
+			return true
+		}
+		if !first && !s.byte(',') {
+			return false
+		}
+		if !item() {
+			return false
+		}
+	}
 }
 
 // str reads a string without escapes.
@@ -161,185 +194,104 @@ func (s *scan) int() (int64, bool) {
 	return n, err == nil
 }
 
-func (s *scan) float() (float64, bool) {
-	t, _, ok := s.number()
-	if !ok {
-		return 0, false
+// intTo reads an integer into a field not set yet.
+func (s *scan) intTo(dst **int64) bool {
+	n, ok := s.int()
+	if !ok || *dst != nil {
+		return false
 	}
-	x, err := strconv.ParseFloat(string(t), 64)
-	return x, err == nil
+	*dst = &n
+	return true
+}
+
+func (s *scan) boolean(dst *bool) bool {
+	switch {
+	case s.lit("true"):
+		*dst = true
+	case s.lit("false"):
+		*dst = false
+	default:
+		return false
+	}
+	return true
 }
 
 func (s *scan) actions(r *reply) bool {
-	if s.byte('n') { // null: no actions, as encoding/json reads it
-		if s.i+3 <= len(s.b) && string(s.b[s.i:s.i+3]) == "ull" {
-			s.i += 3
-			r.Actions = r.Actions[:0]
-			return true
-		}
-		return false
-	}
-	if !s.byte('[') {
-		return false
-	}
 	r.Actions = r.Actions[:0]
-	for first := true; ; first = false {
-		if s.byte(']') {
-			return true
-		}
-		if !first && !s.byte(',') {
-			return false
-		}
+	if s.lit("null") { // no actions, as encoding/json reads it
+		return true
+	}
+	return s.list(func() bool {
 		s.ws()
 		start := s.i
 		var a action
-		if !s.action(&a) {
+		if !s.object(func(key string) bool { return s.actionField(&a, key) }) {
 			return false
 		}
 		a.raw = string(s.b[start:s.i])
 		r.Actions = append(r.Actions, a)
-	}
+		return true
+	})
 }
 
-func (s *scan) action(a *action) bool {
-	if !s.byte('{') {
-		return false
+func (s *scan) actionField(a *action, key string) bool {
+	switch key {
+	case "start":
+		return s.intTo(&a.Start)
+	case "reject":
+		return s.intTo(&a.Reject)
+	case "preempt":
+		return s.intTo(&a.Preempt)
+	case "kill":
+		return s.intTo(&a.Kill)
+	case "tag":
+		return s.intTo(&a.Tag)
+	case "timer":
+		t, _, ok := s.number()
+		if !ok || a.Timer != nil {
+			return false
+		}
+		x, err := strconv.ParseFloat(string(t), 64)
+		a.Timer = &x
+		return err == nil
+	case "alloc":
+		if a.Alloc != nil {
+			return false
+		}
+		a.Alloc = [][]int64{}
+		return s.list(func() bool {
+			span := make([]int64, 0, 3)
+			ok := s.list(func() bool {
+				n, ok := s.int()
+				span = append(span, n)
+				return ok
+			})
+			a.Alloc = append(a.Alloc, span)
+			return ok && len(span) == 3
+		})
 	}
-	for first := true; ; first = false {
-		if s.byte('}') {
-			return true
-		}
-		if !first && !s.byte(',') {
-			return false
-		}
-		key, ok := s.str()
-		if !ok || !s.byte(':') {
-			return false
-		}
-		var dst **int64
-		switch key {
-		case "start":
-			dst = &a.Start
-		case "reject":
-			dst = &a.Reject
-		case "preempt":
-			dst = &a.Preempt
-		case "kill":
-			dst = &a.Kill
-		case "tag":
-			dst = &a.Tag
-		case "timer":
-			x, ok := s.float()
-			if !ok || a.Timer != nil {
-				return false
-			}
-			a.Timer = &x
-			continue
-		case "alloc":
-			if a.Alloc != nil || !s.alloc(a) {
-				return false
-			}
-			continue
-		default:
-			return false
-		}
-		n, ok := s.int()
-		if !ok || *dst != nil {
-			return false
-		}
-		*dst = &n
-	}
-}
-
-func (s *scan) alloc(a *action) bool {
-	if !s.byte('[') {
-		return false
-	}
-	a.Alloc = [][]int64{}
-	for first := true; ; first = false {
-		if s.byte(']') {
-			return true
-		}
-		if !first && !s.byte(',') {
-			return false
-		}
-		span := make([]int64, 3)
-		if !s.byte('[') {
-			return false
-		}
-		for k := range span {
-			if k > 0 && !s.byte(',') {
-				return false
-			}
-			n, ok := s.int()
-			if !ok {
-				return false
-			}
-			span[k] = n
-		}
-		if !s.byte(']') {
-			return false
-		}
-		a.Alloc = append(a.Alloc, span)
-	}
+	return false
 }
 
 func (s *scan) wake(r *reply) bool {
-	if s.byte('n') {
-		if s.i+3 <= len(s.b) && string(s.b[s.i:s.i+3]) == "ull" {
-			s.i += 3
-			return true
-		}
-		return false
-	}
-	if !s.byte('{') {
-		return false
+	if s.lit("null") {
+		return true
 	}
 	w := &wake{}
 	var sawSubmit, sawFits bool
-	for first := true; ; first = false {
-		if s.byte('}') {
-			r.Wake = w
-			return true
-		}
-		if !first && !s.byte(',') {
-			return false
-		}
-		key, ok := s.str()
-		if !ok || !s.byte(':') {
-			return false
-		}
+	if !s.object(func(key string) bool {
 		switch key {
 		case "free":
-			n, ok := s.int()
-			if !ok || w.Free != nil {
-				return false
-			}
-			w.Free = &n
+			return s.intTo(&w.Free)
 		case "submit":
-			if sawSubmit || !s.boolean(&w.Submit) {
-				return false
-			}
-			sawSubmit = true
+			return once(&sawSubmit) && s.boolean(&w.Submit)
 		case "fits":
-			if sawFits || !s.boolean(&w.Fits) {
-				return false
-			}
-			sawFits = true
-		default:
-			return false
+			return once(&sawFits) && s.boolean(&w.Fits)
 		}
+		return false
+	}) {
+		return false
 	}
-}
-
-func (s *scan) boolean(dst *bool) bool {
-	s.ws()
-	for _, lit := range []string{"true", "false"} {
-		if s.i+len(lit) <= len(s.b) && string(s.b[s.i:s.i+len(lit)]) == lit {
-			s.i += len(lit)
-			*dst = lit == "true"
-			return true
-		}
-	}
-	return false
+	r.Wake = w
+	return true
 }

@@ -601,6 +601,12 @@ func (r *reply) parse(line []byte) error {
 		return nil
 	}
 	*r = reply{}
+	return r.parseGeneral(line)
+}
+
+// parseGeneral is parse with encoding/json: every message type, and the
+// error messages.
+func (r *reply) parseGeneral(line []byte) error {
 	if len(bytes.TrimSpace(line)) == 0 {
 		return errors.New("an empty line (want one JSON object per line)")
 	}

@@ -133,22 +133,29 @@ func (s *Server) send(msg map[string]any) error {
 	return err
 }
 
-// run runs one request and returns its result message.
-func (s *Server) run(raw json.RawMessage, in external.Conn) map[string]any {
-	fail := func(err error) map[string]any { return map[string]any{"type": "result", "error": err.Error()} }
+// prepare decodes a request's configuration (strictly), checks it and
+// loads its workload (cached).
+func (s *Server) prepare(raw json.RawMessage, in external.Conn) (*Config, simulate.Config, *workload.Workload, *model.Platform, error) {
 	var c Config
 	if len(raw) > 0 {
 		dec := json.NewDecoder(bytes.NewReader(raw))
 		dec.DisallowUnknownFields()
 		if err := dec.Decode(&c); err != nil {
-			return fail(fmt.Errorf("run config: %v", err))
+			return nil, simulate.Config{}, nil, nil, fmt.Errorf("config: %v", err)
 		}
 	}
 	cfg, err := c.simulateConfig(in)
 	if err != nil {
-		return fail(err)
+		return nil, cfg, nil, nil, err
 	}
 	w, p, err := s.load(&cfg, &c)
+	return &c, cfg, w, p, err
+}
+
+// run runs one request and returns its result message.
+func (s *Server) run(raw json.RawMessage, in external.Conn) map[string]any {
+	fail := func(err error) map[string]any { return map[string]any{"type": "result", "error": err.Error()} }
+	c, cfg, w, p, err := s.prepare(raw, in)
 	if err != nil {
 		return fail(err)
 	}
@@ -179,22 +186,9 @@ func (s *Server) run(raw json.RawMessage, in external.Conn) map[string]any {
 // its size: the jobs a window may select from, and the platform's
 // processors.
 func (s *Server) describe(raw json.RawMessage, in external.Conn) map[string]any {
-	fail := func(err error) map[string]any { return map[string]any{"type": "workload", "error": err.Error()} }
-	var c Config
-	if len(raw) > 0 {
-		dec := json.NewDecoder(bytes.NewReader(raw))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&c); err != nil {
-			return fail(fmt.Errorf("workload config: %v", err))
-		}
-	}
-	cfg, err := c.simulateConfig(in)
+	_, _, w, p, err := s.prepare(raw, in)
 	if err != nil {
-		return fail(err)
-	}
-	w, p, err := s.load(&cfg, &c)
-	if err != nil {
-		return fail(err)
+		return map[string]any{"type": "workload", "error": err.Error()}
 	}
 	msg := map[string]any{"type": "workload", "name": w.Name, "jobs": len(w.Jobs)}
 	if p != nil {

@@ -123,6 +123,7 @@ class SchedulingEnv(_Base):
     """
 
     metadata = {"render_modes": []}
+    render_mode = None
 
     def __init__(self, workload=None, jobs=256, queue=128, backfill=False, reward="bsld", nodes=None, load=0.9,
                  time_scale=43200.0, seed=None, session=None, binary=None, **options):
@@ -186,6 +187,8 @@ class SchedulingEnv(_Base):
         """Start an episode (a new window or workload drawn from the
         environment's random stream; ``seed`` reseeds it).  Returns (obs,
         info)."""
+        if _gym is not None:
+            super().reset(seed=seed)  # gymnasium's np_random
         if seed is not None:
             self._rng = random.Random(seed)
             self.action_space.seed(seed)
