@@ -159,7 +159,8 @@ class SchedulingEnv(_Base):
                 raise ValueError("the workload has %d jobs, fewer than %d per episode" % (self._total, self.jobs))
         self.n_features = self.K * len(JOB_FEATURES) + len(MACHINE_FEATURES)
         if _gym is not None:
-            self.observation_space = _spaces.Box(0.0, 1.0, shape=(self.n_features,), dtype=_np.float32)
+            self.observation_space = _spaces.Box(0.0, 1.0, shape=(self.n_features,),
+                                                 dtype=_np.float32 if _np is not None else float)
             self.action_space = _spaces.Discrete(self.K)
         else:
             self.observation_space = _spaces.Box(0.0, 1.0, (self.n_features,))

@@ -136,6 +136,43 @@ class EnvTest(unittest.TestCase):
         self.assertEqual(reward, env.baseline("fcfs"))
 
 
+FAKE_GYMNASIUM = {
+    "gymnasium/__init__.py": "from . import spaces\nclass Env:\n    def reset(self, seed=None, options=None):\n        self.seeded = seed\n",
+    "gymnasium/spaces.py": "class Box:\n    def __init__(self, low, high, shape, dtype):\n        self.shape = shape\n"
+                           "class Discrete:\n    def __init__(self, n):\n        self.n = n\n    def seed(self, s):\n        pass\n",
+}
+
+
+class GymnasiumTest(unittest.TestCase):
+    def test_subclasses_gymnasium_env_when_importable(self):
+        """With a gymnasium importable (a stand-in here: Debian has none),
+        the environment is a gymnasium.Env with gymnasium's spaces."""
+        import os
+        import subprocess
+        import sys
+        import tempfile
+        from support import PYTHON
+        binary(self)
+        with tempfile.TemporaryDirectory() as d:
+            for name, text in FAKE_GYMNASIUM.items():
+                os.makedirs(os.path.join(d, os.path.dirname(name)), exist_ok=True)
+                with open(os.path.join(d, name), "w") as f:
+                    f.write(text)
+            code = ("import gymnasium, gridsched.env as e\n"
+                    "env = e.SchedulingEnv(jobs=50, queue=8)\n"
+                    "assert isinstance(env, gymnasium.Env) and isinstance(env.observation_space, gymnasium.spaces.Box)\n"
+                    "assert isinstance(env.action_space, gymnasium.spaces.Discrete) and env.action_space.n == 8\n"
+                    "obs, info = env.reset(seed=5)\n"
+                    "assert env.seeded == 5\n"
+                    "done = False\n"
+                    "while not done:\n"
+                    "    obs, r, t, tr, info = env.step(0); done = t\n"
+                    "print(r == env.baseline('fcfs'))\n")
+            r = subprocess.run([sys.executable, "-c", code], env=dict(os.environ, PYTHONPATH=d + os.pathsep + PYTHON),
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        self.assertEqual((r.returncode, r.stdout), (0, "True\n"), r.stderr)
+
+
 class SpacesTest(unittest.TestCase):
     def test_fallback_spaces(self):
         d = spaces.Discrete(4, seed=1)
