@@ -55,10 +55,8 @@ type Data interface {
 // RowsData is Data over the runs of a store.
 type RowsData struct {
 	configs []DataConfig
-	// vals[cfg][metric] are the runs' values in replication order;
-	// seeds[cfg] the runs' seeds in the same order (a run without the
-	// metric is left out of vals, kept in seeds as "").
-	runs map[int][]Row
+	runs    map[int][]Row // each configuration's runs, in replication order
+
 }
 
 // NewRowsData indexes rows (a store's runs) for the verdict engine.
@@ -146,13 +144,18 @@ type diff struct {
 // (a t-interval of the per-replication differences) when they share two
 // or more replications, else Welch's unpaired interval.
 func compareAt(data Data, subject, base int, metric string) diff {
-	if p := data.Pair(subject, base, metric); p.N >= 2 {
+	p := data.Pair(subject, base, metric)
+	if p.N >= 2 {
 		return diff{present: true, paired: true, n: p.N, nBase: p.N, a: p.Mean, b: p.BaseMean, d: p.DiffMean,
 			h: t975(float64(p.N-1)) * p.DiffSD / math.Sqrt(float64(p.N))}
 	}
 	sa, sb := data.Stat(subject, metric), data.Stat(base, metric)
 	if sa.N == 0 || sb.N == 0 {
 		return diff{}
+	}
+	if p.N == 1 && (sa.N < 2 || sb.N < 2) {
+		// One shared replication: paired, without a CI.
+		return diff{present: true, paired: true, n: 1, nBase: 1, a: p.Mean, b: p.BaseMean, d: p.DiffMean, h: math.NaN()}
 	}
 	out := diff{present: true, n: sa.N, nBase: sb.N, a: sa.Mean, b: sb.Mean, d: sa.Mean - sb.Mean, h: math.NaN()}
 	if sa.N >= 2 && sb.N >= 2 {

@@ -252,7 +252,7 @@ func (rt ReproTable) Markdown() string {
 		if h := e.Spec.Hash(); e.Info.SpecHash != "" && h != e.Info.SpecHash {
 			spec = fmt.Sprintf("changed since these runs (runs %s, spec now %s): re-run", e.Info.SpecHash, h)
 		}
-		fmt.Fprintf(&b, "| %s |\n", strings.Join([]string{mdCell(e.Spec.Name), scaleName(e.Info.Label), commas(e.Info.Runs), mdCell(e.Info.Code), e.Info.Date, spec}, " | "))
+		fmt.Fprintf(&b, "| %s |\n", strings.Join([]string{mdCell(e.Spec.Name), scaleName(e.Info.Label), commas(e.Info.Runs), mdCell(e.Info.Code), orDefault(e.Info.Date, "–"), spec}, " | "))
 	}
 	fmt.Fprintf(&b, "\n%d experiments, %s runs. %s\n\n", len(rt.Experiments), commas(runs), rt.tally())
 	b.WriteString("| " + strings.Join(rt.Table.Columns, " | ") + " |\n")

@@ -359,6 +359,9 @@ func evalCompare(s *Spec, c *Claim, configs []DataConfig, metric string, data Da
 	if count[negligible] > 0 {
 		o.Ours += fmt.Sprintf(", %d negligible (below %s)", count[negligible], pct(floor))
 	}
+	if count[noCI] > 0 {
+		o.Ours += fmt.Sprintf(", %d without a CI (one replication)", count[noCI])
+	}
 	ratios, sized := c.ratiosAt(pts)
 	if c.Ratio > 0 && len(ratios) > 0 {
 		o.Ours += fmt.Sprintf("; ratio %s (paper %s)", rangeOf(ratios, "%.3g"), strconv.FormatFloat(c.Ratio, 'g', -1, 64))
@@ -617,6 +620,9 @@ func evalTrend(s *Spec, c *Claim, configs []DataConfig, metric string, data Data
 	o.Ours = fmt.Sprintf("%s in %d of %s series (opposite: %d, flat: %d", c.Trend, count[win], of, count[loss], count[tie])
 	if count[negligible] > 0 {
 		o.Ours += fmt.Sprintf(", negligible: %d", count[negligible])
+	}
+	if count[noCI] > 0 {
+		o.Ours += fmt.Sprintf(", without a CI: %d", count[noCI])
 	}
 	o.Ours += ")"
 	if count["reversal"] > 0 {
