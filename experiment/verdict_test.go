@@ -3,6 +3,8 @@ package experiment
 import (
 	"fmt"
 	"math"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -599,5 +601,51 @@ func TestSummaryMarkers(t *testing.T) {
 	}
 	if _, err := WithSummary([]byte("# T\n"+SummaryBegin("002")+"no end\n"), "002", "x\n"); err == nil {
 		t.Error("a missing end marker accepted")
+	}
+}
+
+// TestCommittedTablesRegenerate is the CI check of the committed
+// verdicts: every reproduction table under docs/reproduction/quick and
+// docs/reproduction/paper, and the summary at the top of every seed doc,
+// is byte for byte what the committed aggregates and the built-in specs'
+// claims give (gridsched verdicts --check). Each aggregates file stays
+// well under 1 MB.
+func TestCommittedTablesRegenerate(t *testing.T) {
+	docs := filepath.Join("..", "docs")
+	files, err := Regenerate(docs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tables := 0
+	for path, want := range files {
+		have, err := os.ReadFile(path)
+		if err != nil {
+			t.Errorf("%s: %v (run gridsched verdicts)", path, err)
+			continue
+		}
+		if string(have) != string(want) {
+			t.Errorf("%s differs from what the committed aggregates give: run gridsched verdicts (or export the aggregates again from the stores)", path)
+		}
+		if strings.Contains(path, "reproduction-seed") {
+			tables++
+		}
+	}
+	if tables == 0 {
+		t.Error("no reproduction table regenerated")
+	}
+	csvs, _ := filepath.Glob(filepath.Join(docs, "reproduction", "*", AggregatesDir, "*.csv"))
+	for _, p := range csvs {
+		if st, err := os.Stat(p); err != nil || st.Size() > 512<<10 {
+			t.Errorf("%s: %v bytes, over 512 KiB", p, st.Size())
+		}
+	}
+	for seed, doc := range SeedDocs {
+		b, err := os.ReadFile(filepath.Join(docs, doc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i := strings.Index(string(b), SummaryBegin(seed)); i < 0 || strings.Count(string(b[:i]), "\n") > 2 {
+			t.Errorf("%s does not open with the generated summary of seed %s", doc, seed)
+		}
 	}
 }
