@@ -45,6 +45,7 @@ func Export(st *Store, dir string) ([]Row, *Spec, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	rows = s.PairedRows(rows)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, nil, err
 	}
@@ -377,8 +378,7 @@ func refsOf(s *Spec, m string, ax axes, fc facet, pos map[string]float64) []repo
 			}
 		}
 		// and our runs have the metric there: no paper marker beside no
-		// data of ours (cloud-gang-cpe's best-fit cells: its AFCFS
-		// best-fit runs carry no cpe; scripts/cloud-tables.py pairs them)
+		// data of ours
 		has := false
 		for j := range fc.aggs {
 			has = has || fc.aggs[j].N > 0 && r.matches(&fc.aggs[j])

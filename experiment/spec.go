@@ -678,6 +678,11 @@ func sortedKeys[V any](m map[string]V) []string {
 func (s *Spec) Hash() string {
 	c := *s
 	c.Description, c.Plot, c.Claims, c.References, c.Readings = "", PlotSpec{}, nil, nil, nil
+	if c.Pairing != nil && c.Pairing.SubjectAt != nil {
+		p := *c.Pairing
+		p.SubjectAt = nil // pairs stored runs after the fact: no run depends on it
+		c.Pairing = &p
+	}
 	b, _ := json.Marshal(&c)
 	h := sha256.Sum256(b)
 	return hex.EncodeToString(h[:12])

@@ -89,6 +89,7 @@ func ExportAggregates(st *Store, spec *Spec, dir string) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	rows = spec.PairedRows(rows)
 	info := AggInfoOf(st, spec)
 	f := BuildAggregates(spec, rows, info)
 	b, err := f.Bytes()
@@ -244,4 +245,103 @@ func Regenerate(docs string) (map[string][]byte, error) {
 		out[path] = b
 	}
 	return out, nil
+}
+
+// ListMarkdown is a Markdown table of every configuration of the runs:
+// its swept parameters, each metric's mean ± 95% CI half-width, and n;
+// with regime, whether resources are scarce (mean wait W at least the
+// mean run time R = response − wait), ample (W ≤ 0.05 R) or between.
+func ListMarkdown(rows []Row, metrics []string, regime bool) string {
+	data := NewRowsData(rows)
+	ps := make([]map[string]string, 0, len(data.Configs()))
+	for _, c := range data.Configs() {
+		ps = append(ps, c.Params)
+	}
+	var keys []string
+	for _, k := range sortedParamKeys(ps) {
+		vals := map[string]bool{}
+		for _, p := range ps {
+			vals[p[k]] = true
+		}
+		if len(vals) > 1 {
+			keys = append(keys, k)
+		}
+	}
+	head := make([]string, 0, len(keys)+len(metrics)+2)
+	for _, k := range keys {
+		head = append(head, shortName(k))
+	}
+	head = append(head, metrics...)
+	if regime {
+		head = append(head, "regime")
+	}
+	head = append(head, "n")
+	var b strings.Builder
+	b.WriteString("| " + strings.Join(head, " | ") + " |\n|" + strings.Repeat(" --- |", len(head)) + "\n")
+	for _, c := range data.Configs() {
+		var cells []string
+		for _, k := range keys {
+			cells = append(cells, shortName(c.Params[k]))
+		}
+		ns := map[int]bool{}
+		for _, m := range metrics {
+			st := data.Stat(c.Index, m)
+			if st.N == 0 {
+				cells = append(cells, "–")
+				continue
+			}
+			ns[st.N] = true
+			cells = append(cells, num(st.Mean)+" ± "+num(st.HalfWidth()))
+		}
+		if regime {
+			w, r := data.Stat(c.Index, "mean_wait"), data.Stat(c.Index, "mean_response")
+			cells = append(cells, regimeOf(w, r))
+		}
+		var sizes []int
+		for n := range ns {
+			sizes = append(sizes, n)
+		}
+		sort.Ints(sizes)
+		cells = append(cells, intRange(sizes))
+		b.WriteString("| " + strings.Join(cells, " | ") + " |\n")
+	}
+	return b.String()
+}
+
+// regimeOf: scarce (mean wait W ≥ mean run time R = response − wait),
+// ample (W ≤ 0.05 R) or between.
+func regimeOf(wait, resp Stat) string {
+	if wait.N == 0 || resp.N == 0 {
+		return "–"
+	}
+	run := resp.Mean - wait.Mean
+	switch {
+	case wait.Mean >= run:
+		return "scarce"
+	case wait.Mean <= 0.05*run:
+		return "ample"
+	}
+	return "between"
+}
+
+// CheckClaim validates an ad-hoc claim (gridsched verdicts compare)
+// against a spec: the problems, by key.
+func CheckClaim(s *Spec, c *Claim) error {
+	var errs []error
+	c.validate(s, "claim", func(path, format string, args ...any) {
+		errs = append(errs, fmt.Errorf("%s: %s", strings.TrimPrefix(strings.TrimPrefix(path, "claim"), "."), fmt.Sprintf(format, args...)))
+	})
+	return errors.Join(errs...)
+}
+
+// ClaimMarkdown is an ad-hoc claim's verdict with the points behind it.
+func ClaimMarkdown(s *Spec, c *Claim, data Data) string {
+	res := Evaluate(s, c, data)
+	row := claimRow(s, res)
+	var b strings.Builder
+	fmt.Fprintf(&b, "Verdict: **%s**. Ours: %s. Relative effect (subject − base)/|base|: %s. Test: %s.\n", res.Verdict, row[4], row[5], row[6])
+	for _, d := range claimDetails(s, res)[3:] {
+		b.WriteString(d + "\n")
+	}
+	return b.String()
 }

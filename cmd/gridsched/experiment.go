@@ -367,6 +367,7 @@ large runs); the workload's sizes, runtimes and inter-arrival times.`,
 				if err == nil {
 					var rows []experiment.Row
 					if rows, err = store.Rows(); err == nil {
+						rows = s.PairedRows(rows)
 						var sec report.Section
 						sec, err = experiment.Section(s, rows, figs)
 						page.Sections = append(page.Sections, sec)

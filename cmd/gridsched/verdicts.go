@@ -41,7 +41,139 @@ the command fails (the test suite runs the same check).`,
 	}
 	cmd.Flags().StringVar(&docs, "docs", "docs", "the docs folder")
 	cmd.Flags().BoolVar(&check, "check", false, "write nothing; fail if a file differs from what the aggregates give")
-	cmd.AddCommand(newVerdictsExportCmd())
+	cmd.AddCommand(newVerdictsExportCmd(), newVerdictsListCmd(), newVerdictsCompareCmd())
+	return cmd
+}
+
+// openRuns opens one store (a file or a folder holding store.db) and
+// returns its spec and runs (with the spec's pairing of stored runs).
+func openRuns(arg string) (*experiment.Spec, []experiment.Row, error) {
+	paths, err := findStores([]string{arg})
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(paths) != 1 {
+		return nil, nil, fmt.Errorf("%s holds %d stores: name one", arg, len(paths))
+	}
+	st, err := experiment.OpenExisting(paths[0])
+	if err != nil {
+		return nil, nil, err
+	}
+	defer st.Close()
+	s, err := st.StoredSpec()
+	if err != nil {
+		return nil, nil, err
+	}
+	rows, err := st.Rows()
+	if err != nil {
+		return nil, nil, err
+	}
+	return s, s.PairedRows(rows), nil
+}
+
+func newVerdictsListCmd() *cobra.Command {
+	var metrics []string
+	var regime bool
+	cmd := &cobra.Command{
+		Use:   "list STORE --metrics M1,M2",
+		Short: "Print every configuration's means and 95% CIs as a Markdown table",
+		Long: `Print, for every configuration of a result store, the parameters that vary, each
+metric's mean ± 95% CI half-width and the number of replications, as a Markdown
+table. With --regime a column says whether resources are scarce (mean wait at
+least the mean run time, response − wait), ample (mean wait at most 5% of it) or
+between.`,
+		Example: `  gridsched verdicts list results/fig89 --metrics makespan,mean_qos --regime`,
+		Args:    cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			s, rows, err := openRuns(args[0])
+			if err != nil {
+				return err
+			}
+			if len(metrics) == 0 {
+				metrics = s.Metrics
+			}
+			_, err = fmt.Fprint(cmd.OutOrStdout(), experiment.ListMarkdown(rows, metrics, regime))
+			return err
+		},
+	}
+	cmd.Flags().StringSliceVar(&metrics, "metrics", nil, "metrics to list (default: the spec's)")
+	cmd.Flags().BoolVar(&regime, "regime", false, "add the resource regime (scarce, between, ample) from mean_wait and mean_response")
+	return cmd
+}
+
+func newVerdictsCompareCmd() *cobra.Command {
+	var c experiment.Claim
+	var metrics []string
+	var floor, change, atMost float64
+	var at string
+	cmd := &cobra.Command{
+		Use:   "compare STORE --metric M (--param P --better V --worse W | --trend T)",
+		Short: "Apply the verdict rules to a comparison or trend of your own and print the points",
+		Long: `Evaluate a claim given on the command line on a result store with the rules of
+the reproduction tables (docs/reproduction/README.md): paired per replication
+where the runs share seeds, Welch otherwise; the 1% negligible floor; the size
+rule. A comparison (--param, --better, --worse, --expect) or a trend (--trend,
+--series), optionally per value of --by. Prints the verdict, the relative
+effects (subject − base)/|base| and every point as Markdown.`,
+		Example: `  gridsched verdicts compare results/fig89 --metric makespan --param node_select --better u --worse random --lower-is-better --expect better-when-ample --by workload.trace
+  gridsched verdicts compare results/exp3 --metric pp --trend decreasing --series drrm --change -0.667`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			s, rows, err := openRuns(args[0])
+			if err != nil {
+				return err
+			}
+			c.Claim, c.Source = "(command line)", "–"
+			switch len(metrics) {
+			case 0:
+				return fmt.Errorf("--metric: name the metric")
+			case 1:
+				c.Metric = metrics[0]
+			default:
+				ms := make([]any, len(metrics))
+				for i, m := range metrics {
+					ms[i] = m
+				}
+				c.Metric = ms
+			}
+			f := cmd.Flags()
+			if f.Changed("floor") {
+				c.Floor = &floor
+			}
+			if f.Changed("change") {
+				c.Change = &change
+			}
+			if f.Changed("at-most") {
+				c.AtMost = &atMost
+			}
+			if at != "" {
+				c.At = at
+			}
+			if c.Param != "" && c.Expect == "" {
+				c.Expect = "better"
+			}
+			if err := experiment.CheckClaim(s, &c); err != nil {
+				return err
+			}
+			_, err = fmt.Fprint(cmd.OutOrStdout(), experiment.ClaimMarkdown(s, &c, experiment.NewRowsData(rows)))
+			return err
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringSliceVar(&metrics, "metric", nil, "the metric (several: metric readings, the paper's first)")
+	fl.StringVar(&c.Param, "param", "", "comparison: the parameter whose values are compared")
+	fl.StringVar(&c.Better, "better", "", "comparison: the subject (the value the claim says is better)")
+	fl.StringVar(&c.Worse, "worse", "", "comparison: the base")
+	fl.StringVar(&c.Expect, "expect", "", "comparison: better (default), better-when-ample or same")
+	fl.BoolVar(&c.LowerIsBetter, "lower-is-better", false, "comparison: lower values win")
+	fl.Float64Var(&c.Ratio, "ratio", 0, "comparison: the paper's subject/base ratio (the size rule)")
+	fl.StringVar(&at, "at", "", "comparison: the x value the ratio is given at")
+	fl.StringVar(&c.Trend, "trend", "", "trend along the x axis: increasing, decreasing or flat")
+	fl.StringSliceVar(&c.Series, "series", nil, "trend: the series judged (policies or param=value)")
+	fl.Float64Var(&change, "change", 0, "trend: the paper's relative change from the first to the last x")
+	fl.Float64Var(&atMost, "at-most", 0, "bound: the metric is at most this at every configuration")
+	fl.Float64Var(&floor, "floor", experiment.DefaultFloor, "relative effects below this are negligible")
+	fl.StringVar(&c.By, "by", "", "evaluate per value of this parameter and give the distribution")
 	return cmd
 }
 
