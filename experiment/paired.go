@@ -185,9 +185,10 @@ func (x diff) rel() (float64, float64) {
 	return x.d / math.Abs(x.b), x.h / math.Abs(x.b)
 }
 
-// ratio is subject/base (NaN unless both are positive).
+// ratio is subject/base: what remains of the base (NaN unless the base
+// is positive and the subject not negative).
 func (x diff) ratio() float64 {
-	if x.a > 0 && x.b > 0 {
+	if x.a >= 0 && x.b > 0 {
 		return x.a / x.b
 	}
 	return math.NaN()

@@ -363,8 +363,11 @@ func evalCompare(s *Spec, c *Claim, configs []DataConfig, metric string, data Da
 		o.Ours += fmt.Sprintf(", %d without a CI (one replication)", count[noCI])
 	}
 	ratios, sized := c.ratiosAt(pts)
-	if c.Ratio > 0 && len(ratios) > 0 {
+	switch {
+	case c.Ratio > 0 && len(ratios) > 0:
 		o.Ours += fmt.Sprintf("; ratio %s (paper %s)", rangeOf(ratios, "%.3g"), strconv.FormatFloat(c.Ratio, 'g', -1, 64))
+	case c.Ratio > 0:
+		o.Ours += "; no run at the paper's point: its ratio not judged"
 	}
 	wins, losses := count[win], count[loss]
 	switch {
@@ -480,10 +483,15 @@ func (c *Claim) ratiosAt(pts []point) ([]float64, bool) {
 // is of the paper's size R when ln r / ln R lies within [1/SizeFactor,
 // SizeFactor]: what remains is compared on a log scale, so −99.9%
 // (r = 0.001) against the paper's −66.7% (R = 0.333) is a different
-// size. R = 1 (no change) or a non-positive ratio cannot be judged: true.
+// size; nothing left (r = 0) is the paper's size only if the paper keeps
+// nothing either. R = 1 (no change) or a negative ratio cannot be judged:
+// true.
 func SameSize(r, R float64) bool {
-	if !(r > 0) || !(R > 0) || R == 1 {
+	switch {
+	case !(r >= 0) || !(R >= 0) || R == 1:
 		return true
+	case r == 0 || R == 0:
+		return r == R // nothing remains against something: never the same size
 	}
 	q := math.Log(r) / math.Log(R)
 	return q >= 1/SizeFactor && q <= SizeFactor

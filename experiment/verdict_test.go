@@ -255,6 +255,7 @@ func TestRemainingLevelSizeRule(t *testing.T) {
 	}{
 		{0.001, 1.0 / 3, false}, {0.9, 1.0 / 3, false}, {0.4, 1.0 / 3, true}, {0.2, 1.0 / 3, true},
 		{1.21, 1.33, true}, {3.0, 1.33, false}, {1.05, 1.33, false},
+		{0, 1.0 / 3, false}, {0, 0, true}, {0.3, 0, false},
 	} {
 		if got := SameSize(tc.r, tc.R); got != tc.same {
 			t.Errorf("SameSize(%g, %g) = %v, want %v", tc.r, tc.R, got, tc.same)
@@ -266,7 +267,7 @@ func TestRemainingLevelSizeRule(t *testing.T) {
 	for _, tc := range []struct {
 		last float64
 		want string
-	}{{0.001, DifferentSize}, {0.4, Agrees}} {
+	}{{0.001, DifferentSize}, {0, DifferentSize}, {0.4, Agrees}} {
 		rows := runsOf("pp", true,
 			cfgRuns{p("flex=0.1", "policy=drrm"), times(noisy[:5], 1)},
 			cfgRuns{p("flex=0.5", "policy=drrm"), times(noisy[:5], (1+tc.last)/2)},
