@@ -342,16 +342,7 @@ func evalCompare(s *Spec, c *Claim, configs []DataConfig, metric string, data Da
 	n := len(pts)
 	if c.Expect == "same" {
 		o.Ours = fmt.Sprintf("%d within ±%s, %d differ, %d undetermined", count[within], pct(floor), count[differs], count[tie])
-		switch {
-		case count[noCI] > 0:
-			o.Class = NotEnough
-		case count[differs] > 0:
-			o.Class = Disagrees
-		case count[within] == n:
-			o.Class = Agrees
-		default:
-			o.Class = NoDifference
-		}
+		o.Class = sameVerdict(count, n)
 		o.Verdict = o.Class
 		return o
 	}
@@ -396,6 +387,20 @@ func evalCompare(s *Spec, c *Claim, configs []DataConfig, metric string, data Da
 	}
 	o.Verdict = o.Class
 	return o
+}
+
+// sameVerdict is the verdict of a claim of no difference over n points
+// (or series) classified by classifySame.
+func sameVerdict(count map[string]int, n int) string {
+	switch {
+	case count[noCI] > 0:
+		return NotEnough
+	case count[differs] > 0:
+		return Disagrees
+	case count[within] == n:
+		return Agrees
+	}
+	return NoDifference
 }
 
 // ampleVerdict: every series reads losses or ties while resources are
@@ -612,16 +617,7 @@ func evalTrend(s *Spec, c *Claim, configs []DataConfig, metric string, data Data
 	}
 	if c.Trend == "flat" {
 		o.Ours = fmt.Sprintf("flat within ±%s in %d of %s series, changing in %d, undetermined in %d", pct(floor), count[within], of, count[differs], count[tie])
-		switch {
-		case count[noCI] > 0:
-			o.Class = NotEnough
-		case count[differs] > 0:
-			o.Class = Disagrees
-		case count[within] == n:
-			o.Class = Agrees
-		default:
-			o.Class = NoDifference
-		}
+		o.Class = sameVerdict(count, n)
 		o.Verdict = o.Class
 		return o
 	}
