@@ -650,3 +650,35 @@ func TestCommittedTablesRegenerate(t *testing.T) {
 		}
 	}
 }
+
+// TestSubjectAtErrors: pairing.subject_at names swept values of a
+// parameter and pairs with one policy.
+func TestSubjectAtErrors(t *testing.T) {
+	doc := `name: cpe
+workload: {model: gang, params: {q: 0.5, lambda: 2}, jobs: 200}
+cloud: {migration: first-fit, xfactor: 10}
+policies: [cloud-ljfs, cloud-afcfs]
+pairing: {base: cloud-afcfs, for: [cloud-ljfs], relative: [{name: cpe_lt, metric: lease_time}], subject_at: {cloud.migration: worst-fit}}
+zip:
+  policy: [cloud-ljfs, cloud-afcfs]
+  cloud.migration: [first-fit, best-fit]
+replications: {count: 2}
+seed: 1
+metrics: [cpe_lt]
+`
+	if _, err := Parse("spec.yaml", []byte(doc), ""); err == nil || !strings.Contains(err.Error(), "spec.yaml:5:127: pairing.subject_at.cloud.migration: worst-fit is not a value of cloud.migration") {
+		t.Errorf("a value not swept: %v", err)
+	}
+	ok := strings.Replace(doc, "worst-fit", "first-fit", 1)
+	s, err := Parse("spec.yaml", []byte(ok), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, _ := Parse("spec.yaml", []byte(strings.Replace(ok, ", subject_at: {cloud.migration: first-fit}", "", 1)), "")
+	if s.Hash() != plain.Hash() {
+		t.Error("subject_at changes the spec hash (it changes no run)")
+	}
+	if _, err := Parse("spec.yaml", []byte(strings.Replace(ok, "for: [cloud-ljfs]", "for: []", 1)), ""); err == nil || !strings.Contains(err.Error(), "pairing.subject_at: pairs stored runs with the runs of one policy") {
+		t.Errorf("subject_at without one for policy: %v", err)
+	}
+}
