@@ -254,7 +254,7 @@ func (rt ReproTable) Markdown() string {
 		}
 		fmt.Fprintf(&b, "| %s |\n", strings.Join([]string{mdCell(e.Spec.Name), scaleName(e.Info.Label), commas(e.Info.Runs), mdCell(e.Info.Code), orDefault(e.Info.Date, "–"), spec}, " | "))
 	}
-	fmt.Fprintf(&b, "\n%d experiments, %s runs. %s\n\n", len(rt.Experiments), commas(runs), rt.tally())
+	fmt.Fprintf(&b, "\n%d %s, %s runs. %s\n\n", len(rt.Experiments), plural(len(rt.Experiments), "experiment", "experiments"), commas(runs), rt.tally())
 	b.WriteString("| " + strings.Join(rt.Table.Columns, " | ") + " |\n")
 	b.WriteString("|" + strings.Repeat(" --- |", len(rt.Table.Columns)) + "\n")
 	for _, r := range rt.Table.Rows {
@@ -318,13 +318,18 @@ func (rt ReproTable) Summary(tables string) string {
 	for _, e := range rt.Experiments {
 		runs += e.Info.Runs
 	}
-	fmt.Fprintf(&b, "**What our runs say, claim by claim** (%s scale: %d experiments, %s runs; every point, test and note in [the reproduction table](%s/reproduction-seed%s.md); the rules and the sign convention, relative effect = (subject − base) / |base|, in [the reproduction README](%s/../README.md)). %s\n",
-		scaleName(rt.Scale), len(rt.Experiments), commas(runs), tables, rt.Seed, tables, rt.tally())
+	fmt.Fprintf(&b, "**What our runs say, claim by claim** (%s scale: %d %s, %s runs; every point, test and note in [the reproduction table](%s/reproduction-seed%s.md); the rules and the sign convention, relative effect = (subject − base) / |base|, in [the reproduction README](%s/../README.md)). %s\n",
+		scaleName(rt.Scale), len(rt.Experiments), plural(len(rt.Experiments), "experiment", "experiments"), commas(runs), tables, rt.Seed, tables, rt.tally())
 	if rt.Scale != "paper" {
 		b.WriteString("\n*These are the reduced-scale (" + scaleName(rt.Scale) + ") verdicts: the paper-scale aggregates of this seed are not committed yet.*\n")
 	}
-	b.WriteString("\n| where | claim | paper | ours | verdict |\n| --- | --- | --- | --- | --- |\n")
-	for _, r := range rt.Claims {
+	head := "\n| where | claim | paper | ours | verdict |\n| --- | --- | --- | --- | --- |\n"
+	b.WriteString(head)
+	for i, r := range rt.Claims {
+		if i == SummaryRows && len(rt.Claims) > SummaryRows {
+			// At most a screen: the rest folded.
+			fmt.Fprintf(&b, "\n<details><summary>%d more claims</summary>\n%s", len(rt.Claims)-SummaryRows, head)
+		}
 		c := r.Claim
 		var effects []string
 		for _, o := range r.Outcomes {
@@ -340,8 +345,15 @@ func (rt ReproTable) Summary(tables string) string {
 		}
 		fmt.Fprintf(&b, "| %s |\n", strings.Join([]string{mdCell(c.Source), mdCell(claim), mdCell(orDefault(c.Paper, "–")), mdCell(strings.Join(effects, "; ")), mdCell(r.Verdict)}, " | "))
 	}
+	if len(rt.Claims) > SummaryRows {
+		b.WriteString("\n</details>\n")
+	}
 	return b.String()
 }
+
+// SummaryRows is the number of claims a seed doc's summary shows before
+// folding the rest (at most a screen).
+const SummaryRows = 30
 
 func scaleName(label string) string {
 	if label == "" {

@@ -682,3 +682,24 @@ metrics: [cpe_lt]
 		t.Errorf("subject_at without one for policy: %v", err)
 	}
 }
+
+// TestSummaryFitsAScreen: a seed doc's summary shows SummaryRows claims
+// and folds the rest.
+func TestSummaryFitsAScreen(t *testing.T) {
+	s := mustParse(t, readingsSpec, "")
+	for len(s.Claims) < SummaryRows+5 {
+		s.Claims = append(s.Claims, s.Claims[0])
+	}
+	rt := ReproductionTables([]Experiment{{Spec: s, Data: NewRowsData(readingRows()), Info: AggInfo{Experiment: s.Name, Label: "paper", Runs: 24}}})[0]
+	sum := rt.Summary("reproduction/paper")
+	open := strings.Index(sum, "<details><summary>5 more claims</summary>")
+	if open < 0 || !strings.HasSuffix(sum, "</details>\n") {
+		t.Fatalf("summary:\n%s", sum)
+	}
+	if n := strings.Count(sum[:open], "\n| fig. 8 |"); n != SummaryRows {
+		t.Errorf("%d claims before the fold, want %d", n, SummaryRows)
+	}
+	if !strings.Contains(sum, "(paper scale: 1 experiment, 24 runs;") || strings.Contains(sum, "reduced-scale") {
+		t.Errorf("summary header:\n%s", sum[:300])
+	}
+}
