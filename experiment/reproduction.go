@@ -3,6 +3,7 @@ package experiment
 import (
 	"fmt"
 	"math"
+	"path"
 	"regexp"
 	"sort"
 	"strconv"
@@ -318,8 +319,8 @@ func (rt ReproTable) Summary(tables string) string {
 	for _, e := range rt.Experiments {
 		runs += e.Info.Runs
 	}
-	fmt.Fprintf(&b, "**What our runs say, claim by claim** (%s scale: %d %s, %s runs; every point, test and note in [the reproduction table](%s/reproduction-seed%s.md); the rules and the sign convention, relative effect = (subject − base) / |base|, in [the reproduction README](%s/../README.md)). %s\n",
-		scaleName(rt.Scale), len(rt.Experiments), plural(len(rt.Experiments), "experiment", "experiments"), commas(runs), tables, rt.Seed, tables, rt.tally())
+	fmt.Fprintf(&b, "**What our runs say, claim by claim** (%s scale: %d %s, %s runs; every point, test and note in [the reproduction table](%s/reproduction-seed%s.md); the rules and the sign convention, relative effect = (subject − base) / |base|, in [the reproduction README](%s)). %s\n",
+		scaleName(rt.Scale), len(rt.Experiments), plural(len(rt.Experiments), "experiment", "experiments"), commas(runs), tables, rt.Seed, path.Join(path.Dir(tables), "README.md"), rt.tally())
 	if rt.Scale != "paper" {
 		b.WriteString("\n*These are the reduced-scale (" + scaleName(rt.Scale) + ") verdicts: the paper-scale aggregates of this seed are not committed yet.*\n")
 	}
