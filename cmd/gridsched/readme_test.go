@@ -103,13 +103,19 @@ func readmeCommands(t *testing.T, readme string) []readmeCommand {
 
 // runStdout runs the command in-process and returns its standard output.
 func runStdout(args ...string) (string, error) {
+	out, _, err := execute(args...)
+	return out, err
+}
+
+// execute runs the command in-process: its standard output and error.
+func execute(args ...string) (string, string, error) {
 	cmd := newRoot()
 	var out, errb bytes.Buffer
 	cmd.SetOut(&out)
 	cmd.SetErr(&errb)
 	cmd.SetArgs(args)
 	err := cmd.Execute()
-	return out.String(), err
+	return out.String(), errb.String(), err
 }
 
 func fields(s string) string { return strings.Join(strings.Fields(s), " ") }
