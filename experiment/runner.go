@@ -80,7 +80,7 @@ type FailedRunsError struct {
 func (e *FailedRunsError) Error() string {
 	var b strings.Builder
 	n := len(e.Failures)
-	fmt.Fprintf(&b, "%d run%s failed (recorded in the store; every other run is stored, and resuming the sweep retries the failed ones)", n, plural(n))
+	fmt.Fprintf(&b, "%d %s failed (recorded in the store; every other run is stored, and resuming the sweep retries the failed ones)", n, plural(n, "run", "runs"))
 	for i, f := range e.Failures {
 		if i == 5 {
 			fmt.Fprintf(&b, "\n… and %d more", n-i)
@@ -97,12 +97,6 @@ func (e *FailedRunsError) Error() string {
 
 func (e *FailedRunsError) Unwrap() error { return system.ErrRunFailed }
 
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
-}
 
 // Sweep runs every run of the spec that belongs to this shard and is not
 // in the store yet, committing each as it finishes.
