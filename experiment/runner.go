@@ -97,7 +97,6 @@ func (e *FailedRunsError) Error() string {
 
 func (e *FailedRunsError) Unwrap() error { return system.ErrRunFailed }
 
-
 // Sweep runs every run of the spec that belongs to this shard and is not
 // in the store yet, committing each as it finishes.
 func Sweep(s *Spec, st *Store, o Options) (Summary, error) {
