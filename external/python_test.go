@@ -83,12 +83,13 @@ func TestPythonSameAsBuiltin(t *testing.T) {
 }
 
 // TestPythonExamplesKeepInvariants: the three Python examples pass the
-// harness every built-in policy passes.
+// harness every built-in policy passes, on its fixtures (a Python process
+// per run: the random cases are the built-in policies' part).
 func TestPythonExamplesKeepInvariants(t *testing.T) {
 	for _, ex := range []string{"fcfs.py", "easy.py", "sjf_backfill.py"} {
 		t.Run(ex, func(t *testing.T) {
 			cmd := python(t, ex)
-			policytest.Check(t, func() engine.Policy { return newPolicy(t, cmd, external.Options{}) }, policytest.Options{Random: 6})
+			policytest.Check(t, func() engine.Policy { return newPolicy(t, cmd, external.Options{}) }, policytest.Options{Random: -1})
 		})
 	}
 	noChildren(t)

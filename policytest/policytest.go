@@ -44,7 +44,8 @@ type Factory func() engine.Policy
 
 // Options tune Check.
 type Options struct {
-	// Random is the number of random cases (default 200).
+	// Random is the number of random cases (0: 200; negative: none, the
+	// fixtures only).
 	Random int
 	// Seed varies the random cases (default 1).
 	Seed uint64

@@ -1,12 +1,29 @@
-package cli
+package clitest
 
 import (
+	"bytes"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gridsched/gridsched/cli"
 )
+
+// run runs the command line in this process: its output (standard output
+// and error, blanks collapsed) and an error with its standard error when
+// it fails.
+func run(args ...string) (string, error) {
+	var out, errb bytes.Buffer
+	code := cli.Run(args, &out, &errb)
+	text := strings.Join(strings.Fields(out.String()+errb.String()), " ")
+	if code != 0 {
+		return text, errors.New(errb.String())
+	}
+	return text, nil
+}
 
 func needPython(t *testing.T) {
 	t.Helper()
@@ -20,7 +37,7 @@ func needPython(t *testing.T) {
 // command is split as a shell would split it and never run by one.
 func TestSimulateExternalScheduler(t *testing.T) {
 	needPython(t)
-	t.Chdir("..") // the repository's root: the command names python/examples/easy.py
+	t.Chdir(filepath.Join("..", "..")) // the repository's root: the command names python/examples/easy.py
 	want, err := run("simulate", "--policy", "easy", "--jobs", "400", "--json")
 	if err != nil {
 		t.Fatal(err)
@@ -64,7 +81,7 @@ func TestSimulateExternalScheduler(t *testing.T) {
 func TestRunSpecWithExternalScheduler(t *testing.T) {
 	needPython(t)
 	dir := t.TempDir()
-	root, _ := filepath.Abs("..")
+	root, _ := filepath.Abs(filepath.Join("..", ".."))
 	flag := filepath.Join(dir, "fixed")
 	// A scheduler next to the spec: EASY, but it crashes until "fixed" exists.
 	sched := `import os, runpy, sys
