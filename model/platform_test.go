@@ -4,6 +4,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/gridsched/gridsched/internal/testenv"
 )
 
 func TestParsePlatform(t *testing.T) {
@@ -72,6 +74,9 @@ func FuzzParsePlatform(f *testing.F) {
 	f.Add([]byte("groups:\n  - count: 2\n    speed: .nan\n    stability: .inf\n"))
 	f.Add([]byte("a: &a [1,1]\nb: [*a,*a]\n"))
 	f.Add([]byte("groups:\n  - {count: 4, pes: 4611686018427387904, prefix: x}\n"))
+	for _, sp := range testenv.IntegerSpellings { // every YAML integer spelling, in every numeric field
+		f.Add([]byte("groups:\n  - {count: " + sp.Text + ", pes: " + sp.Text + ", stability: " + sp.Text + ", delay: " + sp.Text + "}\n"))
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		p, err := ParsePlatform("fuzz.yaml", data)
 		if err != nil {
