@@ -330,7 +330,7 @@ func (ex *executor) run(runs []Run) (int, error) {
 		var ms []map[string]float64
 		for _, b := range batch {
 			if b.err != nil {
-				fail(fmt.Errorf("run %s: %w", b.run.Key, b.err))
+				fail(&RunError{Key: b.run.Key, Err: b.err})
 				continue
 			}
 			runs = append(runs, b.run)
@@ -373,6 +373,16 @@ func (ex *executor) run(runs []Run) (int, error) {
 	}
 	return n, first
 }
+
+// RunError is a run that failed: its configuration could not be
+// simulated (the sweep stops at the first).
+type RunError struct {
+	Key string
+	Err error
+}
+
+func (e *RunError) Error() string { return "run " + e.Key + ": " + e.Err.Error() }
+func (e *RunError) Unwrap() error { return e.Err }
 
 // Agg is the aggregate of one metric over the replications of one
 // configuration.

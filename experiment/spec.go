@@ -422,6 +422,7 @@ func (s *Spec) validate(sc *yamlx.Schema) []error {
 			}
 		}
 	}
+	s.duplicates(sc, bad)
 	for i, k := range s.Plot.Series {
 		if k != "policy" && s.Grid[k] == nil && s.Zip[k] == nil {
 			bad(fmt.Sprintf("plot.series[%d]", i), "%q is not policy or a grid or zip parameter", k)
@@ -521,6 +522,65 @@ func (s *Spec) validate(sc *yamlx.Schema) []error {
 		}
 	}
 	return errs
+}
+
+// duplicates reports every value given twice in a grid list, a zip
+// tuple given twice and a policy listed twice: each configuration with it
+// would run twice and be stored once (the store keys a run by its
+// canonical configuration), so the sweep would say it ran more runs than
+// it stored. Errors point at the second occurrence and name the first.
+func (s *Spec) duplicates(sc *yamlx.Schema, bad func(path, format string, args ...any)) {
+	var l Labels
+	if s.Label != "" {
+		l = s.Labels[s.Label]
+	}
+	written := func(part string, replaced bool) string {
+		if replaced {
+			return "labels." + s.Label + "." + part
+		}
+		return part
+	}
+	where := func(path string) string {
+		if p, ok := sc.Positions[path]; ok && p.Line > 0 {
+			return fmt.Sprintf("%s, line %d column %d", path, p.Line, p.Column)
+		}
+		return path
+	}
+	check := func(values []string, path func(i int) string, what func(i int) string) {
+		seen := map[string]int{}
+		for i, v := range values {
+			if j, ok := seen[v]; ok {
+				bad(path(i), "%s is given twice (first at %s): each configuration with it would run twice and be stored once; give each value once", what(i), where(path(j)))
+				continue
+			}
+			seen[v] = i
+		}
+	}
+	grid := written("grid", l.Grid != nil)
+	for _, k := range sortedKeys(s.Grid) {
+		vals := make([]string, len(s.Grid[k]))
+		for i, v := range s.Grid[k] {
+			vals[i] = CanonicalValue(v)
+		}
+		check(vals, func(i int) string { return fmt.Sprintf("%s.%s[%d]", grid, k, i) }, func(i int) string { return FormatValue(s.Grid[k][i]) })
+	}
+	if keys := sortedKeys(s.Zip); len(keys) > 0 {
+		zip := written("zip", l.Zip != nil)
+		n := len(s.Zip[keys[0]])
+		tuples := make([]string, n)
+		for i := range n {
+			var parts []string
+			for _, k := range keys {
+				if i < len(s.Zip[k]) {
+					parts = append(parts, k+"="+CanonicalValue(s.Zip[k][i]))
+				}
+			}
+			tuples[i] = strings.Join(parts, ",")
+		}
+		check(tuples, func(i int) string { return fmt.Sprintf("%s.%s[%d]", zip, keys[0], i) }, func(i int) string { return "the zip tuple " + tuples[i] })
+	}
+	pol := written("policies", l.Policies != nil)
+	check(s.Policies, func(i int) string { return fmt.Sprintf("%s[%d]", pol, i) }, func(i int) string { return "policy " + s.Policies[i] })
 }
 
 // Limits on the size of an experiment, refused by validation with the
