@@ -270,8 +270,8 @@ Job (JOB_COMPLETION_INDEX, with GRIDSCHED_SHARDS).`,
 
 // runOptions are the run command's settings.
 type runOptions struct {
-	spec, label, out, shardFlag      string
-	shard, shards, workers           int
+	spec, label, out, shardFlag    string
+	shard, shards, workers         int
 	resume, allowCodeChange, quiet bool
 }
 

@@ -83,7 +83,7 @@ func (s *session) onInterrupt(w io.Writer, exit func(int)) (stop func()) {
 
 // shellQuote quotes s for a POSIX shell: unchanged when it holds only
 // characters no shell treats specially, else in single quotes (a single
-// quote inside becomes '\''). Every value written into a generated
+// quote inside becomes '\”). Every value written into a generated
 // script or a command suggested to the user goes through it.
 func shellQuote(s string) string {
 	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:=+,@%") == "" && s[0] != '-' {

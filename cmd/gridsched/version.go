@@ -2,7 +2,7 @@ package main
 
 import (
 	"fmt"
-		"strings"
+	"strings"
 
 	"github.com/spf13/cobra"
 
