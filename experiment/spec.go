@@ -354,8 +354,37 @@ func (s *Spec) validate(sc *yamlx.Schema) []error {
 			bad(k, "%v", strings.TrimPrefix(err.Error(), k+": "))
 		}
 	}
-	if err := system.CheckNodeSelection(s.NodeSelect); err != nil {
+	// A node selection that needs a section (u, expected: an
+	// instability model) is refused here, not at the first run. A
+	// section is present in every configuration when the spec has it or
+	// a grid or zip parameter sets one of its values.
+	hasIn := func(key string) bool {
+		if has(key) {
+			return true
+		}
+		for _, part := range []map[string][]any{s.Grid, s.Zip} {
+			for k := range part {
+				if strings.HasPrefix(k, key+".") {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	if err := system.CheckNodeSelectionWith(s.NodeSelect, hasIn); err != nil {
 		bad("node_select", "%v", err)
+	}
+	for _, part := range []struct {
+		name string
+		m    map[string][]any
+	}{{"grid", s.Grid}, {"zip", s.Zip}} {
+		for i, v := range part.m["node_select"] {
+			if name, ok := v.(string); ok {
+				if err := system.CheckNodeSelectionWith(name, hasIn); err != nil {
+					bad(fmt.Sprintf("%s.node_select[%d]", part.name, i), "%v", err)
+				}
+			}
+		}
 	}
 	if s.Pairing != nil {
 		s.Pairing.validate(s, bad)

@@ -48,8 +48,8 @@ func init() {
 		Policies: []system.Policy{{Name: "easy-single"}, {Name: "easy-first"}},
 		NodeSelections: []system.Policy{
 			{Name: "random", Description: "unbiased random choice of idle nodes (seed 002 §2.1)"},
-			{Name: "u", Description: "nodes by observed performance u, best first (seed 002 §2.4; needs an instability model)"},
-			{Name: "expected", Description: "nodes by the model's expected delay (1 − p)·d, then u (needs an instability model)"},
+			{Name: "u", Description: "nodes by observed performance u, best first (seed 002 §2.4; needs an instability model)", NeedsSection: true},
+			{Name: "expected", Description: "nodes by the model's expected delay (1 − p)·d, then u (needs an instability model)", NeedsSection: true},
 		},
 		ParamLabels: map[string]string{"model": "instability model"},
 		Metrics: []system.Metric{
