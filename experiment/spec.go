@@ -515,26 +515,16 @@ func (s *Spec) validate(sc *yamlx.Schema) []error {
 	}
 	if len(errs) == 0 {
 		// Every configuration must build: catches model parameter errors.
-		// At most a few failing configurations are named.
-		// Plain workload and platform values were checked alone above,
-		// so configurations that differ only in them resolve alike: one
-		// of each group is resolved (a 10^5-configuration grid of plain
-		// values validates in a moment).
+		// At most a few failing configurations are named. Plain workload
+		// and platform values were checked alone above, so configurations
+		// that differ only in them resolve alike: one configuration of
+		// each combination of the other axes' values is resolved
+		// (resolveSample), without visiting the configurations in between.
 		const most = 5
 		failed := 0
-		groups := map[string]bool{}
-		for c := range s.ConfigSeq() {
-			var key []string
-			for _, p := range c.Params {
-				if !plainParam(p.Key) {
-					key = append(key, p.Key+"="+FormatValue(p.Value))
-				}
-			}
-			g := strings.Join(key, ",")
-			if groups[g] {
-				continue
-			}
-			groups[g] = true
+		dims := s.dimensions()
+		for _, i := range s.resolveSample() {
+			c := configAt(dims, i)
 			rc, err := c.Resolve(s)
 			if err == nil {
 				err = rc.checkRanges()
@@ -551,6 +541,62 @@ func (s *Spec) validate(sc *yamlx.Schema) []error {
 		}
 	}
 	return errs
+}
+
+// FullResolveLimit is the most combinations of non-plain values (model
+// parameters, sections, policies, traces) validation resolves one by one;
+// beyond it, each value is resolved once, varied alone from the first
+// configuration, and a configuration that fails only in combination is
+// found by its run (the sweep then stops, and a plain rerun of the fixed
+// spec starts afresh).
+const FullResolveLimit = 4096
+
+// resolveSample lists the configurations validation resolves: one per
+// combination of the values of the axes that hold a non-plain parameter
+// (the others at their first value) while there are at most
+// FullResolveLimit combinations, else the first configuration and each
+// non-plain value varied alone.
+func (s *Spec) resolveSample() []int {
+	dims := s.dimensions()
+	stride := make([]int, len(dims))
+	st := 1
+	for d := len(dims) - 1; d >= 0; d-- {
+		stride[d] = st
+		st *= len(dims[d].values)
+	}
+	var np []int
+	groups := 1
+	for d, dim := range dims {
+		for _, k := range dim.keys {
+			if !plainParam(k) {
+				np = append(np, d)
+				if groups <= FullResolveLimit {
+					groups *= len(dim.values)
+				}
+				break
+			}
+		}
+	}
+	out := []int{0}
+	if groups <= FullResolveLimit {
+		out = out[:0]
+		for g := 0; g < groups; g++ {
+			idx, r := 0, g
+			for j := len(np) - 1; j >= 0; j-- {
+				n := len(dims[np[j]].values)
+				idx += (r % n) * stride[np[j]]
+				r /= n
+			}
+			out = append(out, idx)
+		}
+		return out
+	}
+	for _, d := range np {
+		for v := 1; v < len(dims[d].values); v++ {
+			out = append(out, v*stride[d])
+		}
+	}
+	return out
 }
 
 // duplicates reports every value given twice in a grid list, a zip
