@@ -351,7 +351,9 @@ func (s *Spec) validate(sc *yamlx.Schema) []error {
 	}
 	for _, k := range sortedKeys(s.Sections) {
 		if _, err := system.Prepare(map[string]any{k: system.CloneParams(s.Sections[k])}, func(f string) string { return s.resolvePath(f, false) }); err != nil {
-			bad(k, "%v", strings.TrimPrefix(err.Error(), k+": "))
+			// At the offending key's line and column when the message
+			// names it ("fixed_vms: …"), else at the section's.
+			errs = append(errs, sc.Locate(k, errors.New(strings.TrimPrefix(err.Error(), k+": "))))
 		}
 	}
 	// A node selection that needs a section (u, expected: an
@@ -684,6 +686,7 @@ const (
 // replications when it is above them).
 func SetLimits(jobs, runs int) {
 	MaxJobs, MaxRuns = jobs, runs
+	gen.MaxJobs = jobs
 	MaxConfigs = max(defaultMaxConfigs, runs)
 	MaxReplications = max(defaultMaxReps, runs)
 }

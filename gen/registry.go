@@ -11,6 +11,13 @@ import (
 	"github.com/gridsched/gridsched/workload"
 )
 
+
+// MaxJobs is the most jobs a model's parameters may ask to be made at
+// once (a reservations workload's requests, its background): beyond it
+// a generator would exhaust memory. The command line's --max-jobs sets
+// it, with experiment.MaxJobs.
+var MaxJobs = 10_000_000
+
 // Generator produces jobs one at a time, in submit order.
 type Generator interface {
 	Next() model.Job

@@ -2,6 +2,7 @@ package unstable
 
 import (
 	"errors"
+	"fmt"
 	"math"
 
 	"github.com/spf13/pflag"
@@ -39,8 +40,8 @@ func init() {
 					}
 					return nil, nil
 				}
-				if changed("cycle") && !(*cycle > 0 && !math.IsInf(*cycle, 0)) {
-					return nil, errors.New("--cycle: out of range (a positive number of seconds)")
+				if changed("cycle") && !(*cycle >= MinCycle && !math.IsInf(*cycle, 0)) {
+					return nil, fmt.Errorf("--cycle: out of range (at least %g seconds)", MinCycle)
 				}
 				return &Params{Model: *model, Cycle: *cycle}, nil
 			}

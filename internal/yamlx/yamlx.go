@@ -116,6 +116,31 @@ func (s *Schema) At(path, format string, args ...any) error {
 	return &Issue{Source: s.Source, Path: path, Pos: s.Positions[path], Msg: fmt.Sprintf(format, args...)}
 }
 
+// Locate places an error found after decoding: when its text starts with
+// a dotted path of the document ("groups[0].count: …"; under, if not
+// empty, is prepended: a section's key), it becomes an Issue at that
+// path's line and column; else at under's position, else it names the
+// source.
+func (s *Schema) Locate(under string, err error) error {
+	if err == nil {
+		return nil
+	}
+	msg := err.Error()
+	if head, rest, ok := strings.Cut(msg, ": "); ok && !strings.ContainsAny(head, " ") {
+		path := head
+		if under != "" {
+			path = under + "." + head
+		}
+		if p, ok := s.Positions[path]; ok {
+			return &Issue{Source: s.Source, Path: path, Pos: p, Msg: rest}
+		}
+	}
+	if p, ok := s.Positions[under]; ok && under != "" {
+		return &Issue{Source: s.Source, Path: under, Pos: p, Msg: msg}
+	}
+	return fmt.Errorf("%s: %w", s.Source, err)
+}
+
 // Check walks doc against the type of v (a struct or pointer to one),
 // reporting every unknown key and every scalar of the wrong kind, and
 // recording the position of every path. A document that does not parse
