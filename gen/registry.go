@@ -11,7 +11,6 @@ import (
 	"github.com/gridsched/gridsched/workload"
 )
 
-
 // MaxJobs is the most jobs a model's parameters may ask to be made at
 // once (a reservations workload's requests, its background): beyond it
 // a generator would exhaust memory. The command line's --max-jobs sets

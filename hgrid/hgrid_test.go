@@ -418,7 +418,7 @@ func TestTreeErrors(t *testing.T) {
 		// at the value's line and column.
 		"domains:\n  - name: a\n    nodes: [{count: 10000000}]\n":           `tree.yaml:3:21: domains[0].nodes[0].count: 10000000 nodes bring the tree over the limit of 1048576 nodes (raise it with --max-nodes)`,
 		"domains:\n  - name: a\n    nodes: [{count: 2, pes: 2000000000}]\n": `tree.yaml:3:29: domains[0].nodes[0].pes: 2000000000 processors per node is over the limit of 1048576`,
-		"domains:\n  - name: a\n    nodes: [{count: 2, speed: 1.0e-300}]\n":   `tree.yaml:3:31: domains[0].nodes[0].speed: must be at least 0.001 (slower nodes make a run effectively endless), got 1e-300`,
+		"domains:\n  - name: a\n    nodes: [{count: 2, speed: 1.0e-300}]\n": `tree.yaml:3:31: domains[0].nodes[0].speed: must be at least 0.001 (slower nodes make a run effectively endless), got 1e-300`,
 	}
 	for doc, want := range cases {
 		p := dir + "/tree.yaml"
