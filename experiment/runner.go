@@ -5,6 +5,7 @@ import (
 	"math"
 	"runtime"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 )
@@ -120,6 +121,18 @@ func Sweep(s *Spec, st *Store, o Options) (Summary, error) {
 			mine = append(mine, &c)
 		}
 	}
+	// The runs of this shard's configurations already stored.
+	ours := make(map[string]bool, len(mine))
+	for _, c := range mine {
+		ours[c.Canonical()] = true
+	}
+	for k := range done {
+		if i := strings.LastIndexByte(k, '#'); i >= 0 && ours[k[:i]] {
+			sum.AlreadyDone++
+		}
+	}
+	plan.Adaptive = true
+	plan.Replications, plan.MaxReplications = s.Replications.Min, s.Replications.Max
 	for {
 		values, err := ex.metricValues(s.Replications.Metric)
 		if err != nil {
@@ -136,14 +149,12 @@ func Sweep(s *Spec, st *Store, o Options) (Summary, error) {
 				todo = append(todo, r)
 			}
 		}
+		if o.Plan != nil && ex.rounds == 0 {
+			plan.AlreadyDone, plan.ToRun = sum.AlreadyDone, len(todo)
+			o.Plan(plan)
+		}
 		if len(todo) == 0 {
 			break
-		}
-		if o.Plan != nil && ex.rounds == 0 {
-			plan.Adaptive = true
-			plan.Replications, plan.MaxReplications = s.Replications.Min, s.Replications.Max
-			plan.AlreadyDone, plan.ToRun = len(done), len(todo)
-			o.Plan(plan)
 		}
 		n, err := ex.run(todo)
 		sum.Ran += n

@@ -54,7 +54,7 @@ type Store struct {
 	// --allow-code-change).
 	Code  string
 	Codes []string
-	// Version is the gridsched (buildinfo.Version) that made the store.
+	// Version is the gridsched (buildinfo.Build) that made the store.
 	Version string
 	// Inputs are the files the experiment reads, with their content
 	// hashes when the store was made.
@@ -302,7 +302,7 @@ func OpenStoreWith(path string, s *Spec, o StoreOptions) (*Store, error) {
 		}
 	}
 	st := &Store{Path: path, Hash: s.Hash(), Spec: s.Canonical(), Label: s.Label, writer: true,
-		Format: StoreFormat, Code: buildinfo.Identity(), Version: buildinfo.Version(), Inputs: ins}
+		Format: StoreFormat, Code: buildinfo.Identity(), Version: buildinfo.Build(), Inputs: ins}
 	fi, statErr := os.Stat(path)
 	exists := statErr == nil && fi.Size() > 0
 	if statErr == nil && fi.IsDir() {
@@ -390,7 +390,7 @@ func OpenStoreWith(path string, s *Spec, o StoreOptions) (*Store, error) {
 	st.Inputs, st.Version, st.Codes = old.Inputs, old.Version, old.Codes
 	if !slices.Contains(old.Codes, st.Code) {
 		if !o.AllowCodeChange {
-			return fail(fmt.Errorf("%s: %w: its %d runs were made by other code (code identity %s, %s) than this gridsched (%s): resuming would mix results of two versions of the simulator. Either run the experiment into a new folder (--out NEW) to redo every run with this code, or continue here with --allow-code-change: each run then records the code identity that made it, and the exports and the report count the runs of each", path, ErrChanged, runs, strings.Join(old.Codes, ", "), old.Version, st.Code))
+			return fail(fmt.Errorf("%s: %w: its %d runs were made by other code (code identity %s; %s) than this gridsched (code identity %s): resuming would mix results of two versions of the simulator. Either run the experiment into a new folder (--out NEW) to redo every run with this code, or continue here with --allow-code-change: each run then records the code identity that made it, and the exports and the report count the runs of each", path, ErrChanged, runs, strings.Join(old.Codes, ", "), old.Version, st.Code))
 		}
 		st.Codes = append(st.Codes, st.Code)
 		codes, _ := json.Marshal(st.Codes)

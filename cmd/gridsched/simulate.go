@@ -340,7 +340,7 @@ func simulateProvenance(cfg *simulate.Config, modelConfig string) (map[string]an
 			}
 		}
 	}
-	return map[string]any{"code": buildinfo.Identity(), "version": buildinfo.Version(), "inputs": inputs}, nil
+	return map[string]any{"code": buildinfo.Identity(), "version": buildinfo.Build(), "inputs": inputs}, nil
 }
 
 func sortedSectionKeys(m map[string]any) []string {

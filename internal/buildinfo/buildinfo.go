@@ -204,7 +204,11 @@ func SetForTest(id string) (restore func()) {
 
 // Version is the human description of the build: "gridsched VERSION
 // (revision R[, modified], TIME; GO TARGET), code identity ID".
-func Version() string {
+func Version() string { return Build() + ", code identity " + Identity() }
+
+// Build is Version without the code identity: "gridsched VERSION
+// (revision R[, modified], TIME; GO TARGET)".
+func Build() string {
 	i := Read()
 	var parts []string
 	if i.Revision != "" {
@@ -220,5 +224,5 @@ func Version() string {
 		parts = append(parts, "no VCS stamp: built by go run, go test, -buildvcs=false or from a git worktree")
 	}
 	parts = append(parts, i.Go+" "+i.Target)
-	return fmt.Sprintf("gridsched %s (%s), code identity %s", i.Module, strings.Join(parts, "; "), Identity())
+	return fmt.Sprintf("gridsched %s (%s)", i.Module, strings.Join(parts, "; "))
 }
