@@ -197,7 +197,7 @@ func defaultOut(s *experiment.Spec) string {
 
 // safeName makes a name usable as one file or folder name and as a
 // Slurm job name: every character but letters, digits and . _ - + becomes
-// _, and a name of dots only becomes underscores (never . or ..).
+// _, and leading dots become underscores (never . or .., nor hidden).
 func safeName(name string) string {
 	out := strings.Map(func(r rune) rune {
 		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '.' || r == '_' || r == '-' || r == '+' {
@@ -205,10 +205,12 @@ func safeName(name string) string {
 		}
 		return '_'
 	}, name)
-	if strings.Trim(out, ".") == "" {
-		out = strings.Repeat("_", max(1, len(out)))
+	if out == "" {
+		return "_"
 	}
-	return out
+	// No leading dot: never . or .., never a hidden folder.
+	rest := strings.TrimLeft(out, ".")
+	return strings.Repeat("_", len(out)-len(rest)) + rest
 }
 
 func newRunCmd() *cobra.Command {
