@@ -214,4 +214,3 @@ func TestInterruptSaysWhatWasKept(t *testing.T) {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
-
