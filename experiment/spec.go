@@ -534,7 +534,7 @@ func (s *Spec) validate(sc *yamlx.Schema) []error {
 			if err != nil {
 				failed++
 				if failed <= most {
-					errs = append(errs, fmt.Errorf("%s: configuration %s: %w", sc.Source, c.ID, err))
+					errs = append(errs, s.locate(sc, &c, err))
 				}
 			}
 		}
@@ -543,6 +543,73 @@ func (s *Spec) validate(sc *yamlx.Schema) []error {
 		}
 	}
 	return errs
+}
+
+// locate places the error of configuration c at the value it is about
+// when it is a workload model's parameter ("MODEL: key: …"): the value in
+// the spec's workload.params, or in the grid or zip list that varies it;
+// else it names the spec and the configuration.
+func (s *Spec) locate(sc *yamlx.Schema, c *Config, err error) error {
+	fallback := fmt.Errorf("%s: configuration %s: %w", sc.Source, c.ID, err)
+	rc := RunConfig{Workload: s.Workload}
+	for _, p := range c.Params {
+		if p.Key == "workload.model" {
+			rc.Workload.Model, _ = p.Value.(string)
+		}
+	}
+	rest, ok := strings.CutPrefix(err.Error(), rc.Workload.Model+": ")
+	if rc.Workload.Model == "" || !ok {
+		return fallback
+	}
+	key, msg, ok := strings.Cut(rest, ": ")
+	if !ok || strings.ContainsAny(key, " ") {
+		return fallback
+	}
+	root := key
+	if i := strings.IndexAny(root, ".["); i >= 0 {
+		root = root[:i]
+	}
+	var l Labels
+	if s.Label != "" {
+		l = s.Labels[s.Label]
+	}
+	written := func(part string, replaced bool) string {
+		if replaced {
+			return "labels." + s.Label + "." + part
+		}
+		return part
+	}
+	path := written("workload", l.Workload != nil) + ".params." + key
+	for _, part := range []struct {
+		name string
+		m    map[string][]any
+	}{{written("grid", l.Grid != nil), s.Grid}, {written("zip", l.Zip != nil), s.Zip}} {
+		vals, varied := part.m["workload.params."+root]
+		if !varied {
+			continue
+		}
+		for i, v := range vals {
+			if CanonicalValue(v) == CanonicalValue(paramValue(c, "workload.params."+root)) {
+				path = fmt.Sprintf("%s.workload.params.%s[%d]", part.name, root, i)
+				msg = "configuration " + c.ID + ": " + key + ": " + msg
+				break
+			}
+		}
+	}
+	if p, ok := sc.Positions[path]; ok && p.Line > 0 {
+		return &yamlx.Issue{Source: sc.Source, Path: path, Pos: p, Msg: msg}
+	}
+	return fallback
+}
+
+// paramValue is the value c gives key (nil if none).
+func paramValue(c *Config, key string) any {
+	for _, p := range c.Params {
+		if p.Key == key {
+			return p.Value
+		}
+	}
+	return nil
 }
 
 // FullResolveLimit is the most combinations of non-plain values (model

@@ -68,7 +68,7 @@ typeless.serial_prob=0.3; lists: --param 'sites=[1,2,4]').`,
 			}
 			g, err := m.New(p, seed)
 			if err != nil {
-				return inputError(err)
+				return inputError(m.Locate(source, doc, err))
 			}
 			if n == 0 {
 				// finite models stop by themselves, within the same limit

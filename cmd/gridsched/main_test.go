@@ -161,7 +161,7 @@ func TestGenerateConvertStats(t *testing.T) {
 		t.Fatal(err)
 	}
 	os.WriteFile(pf, []byte("q: 0.25\nlamda: 2.5\n"), 0o644)
-	if _, err := run("workload", "generate", "--model", "gang", "--params", pf, "--jobs", "10", "--out", filepath.Join(dir, "g.csv")); err == nil || !strings.Contains(err.Error(), `p.yaml: [2:1] unknown field "lamda"`) {
+	if _, err := run("workload", "generate", "--model", "gang", "--params", pf, "--jobs", "10", "--out", filepath.Join(dir, "g.csv")); err == nil || !strings.Contains(err.Error(), `p.yaml:2:1: unknown field "lamda"`) {
 		t.Errorf("typo in params file: %v", err)
 	}
 	if _, err := run("workload", "generate", "--model", "grid", "--param", "e1=5", "--jobs", "10", "--out", filepath.Join(dir, "g.csv")); err == nil || !strings.Contains(err.Error(), "e1, e2") {

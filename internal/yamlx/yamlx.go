@@ -11,6 +11,7 @@ import (
 	"io"
 	"math"
 	"reflect"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -37,10 +38,21 @@ func DecodeStrict(source string, doc []byte, v any) (err error) {
 	}()
 	dec := yaml.NewDecoder(bytes.NewReader(doc), yaml.DisallowUnknownField(), yaml.Strict())
 	if err := dec.Decode(v); err != nil && !errors.Is(err, io.EOF) {
-		return fmt.Errorf("%s: %s", source, yaml.FormatError(err, false, true))
+		return fmt.Errorf("%s", positioned(source, yaml.FormatError(err, false, true)))
 	}
 	return nil
 }
+
+// positioned writes the decoder's "[line:column] message" as
+// "source:line:column: message", the form of every other error.
+func positioned(source, msg string) string {
+	if m := decoderPos.FindStringSubmatch(msg); m != nil {
+		return source + ":" + m[1] + ":" + m[2] + ": " + msg[len(m[0]):]
+	}
+	return source + ": " + msg
+}
+
+var decoderPos = regexp.MustCompile(`^\[(\d+):(\d+)\] `)
 
 // PathDoc builds the YAML document that sets the dotted key to the YAML
 // text value: "a.b", "3" gives "a:\n  b: 3\n".
