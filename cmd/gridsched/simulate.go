@@ -121,10 +121,7 @@ summary.json, series.csv, vms.csv and cloud_series.csv.`,
 					return usageError(err)
 				}
 			}
-			prov, err := simulateProvenance(&cfg, modelConfig)
-			if err != nil {
-				return inputError(err)
-			}
+			var err error
 			if cfg.Prepared, err = system.Prepare(cfg.Sections, nil); err != nil {
 				return inputError(err)
 			}
@@ -158,7 +155,12 @@ summary.json, series.csv, vms.csv and cloud_series.csv.`,
 			if err != nil {
 				return inputError(err) // a run refusing its inputs' combination; an invalid plan stays internal
 			}
-			res.Summary.Provenance = prov
+			// The inputs were read whole by the run: hashed now, they are
+			// known to be files (a directory or a missing file was refused
+			// by the loader, with its message).
+			if res.Summary.Provenance, err = simulateProvenance(&cfg, modelConfig); err != nil {
+				return inputError(err)
+			}
 			if out != "" {
 				sess.setNote(func() string {
 					return "the simulation finished but writing " + out + " was cut short: files there may be missing; run the command again"
