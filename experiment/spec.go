@@ -443,13 +443,16 @@ func (s *Spec) validate(sc *yamlx.Schema) []error {
 			bad("zip."+k, "%q is both a grid and a zip parameter: vary it in one of them", k)
 		}
 	}
-	for _, part := range []map[string][]any{s.Grid, s.Zip} {
-		for _, k := range sortedKeys(part) {
-			if len(part[k]) == 0 {
-				bad(k, "an empty list of values")
+	for _, part := range []struct {
+		name string
+		m    map[string][]any
+	}{{"grid", s.Grid}, {"zip", s.Zip}} {
+		for _, k := range sortedKeys(part.m) {
+			if len(part.m[k]) == 0 {
+				bad(part.name+"."+k, "an empty list of values")
 			}
 			if !knownParam(k) {
-				bad(k, "unknown parameter %q (vary policy, overrun, node_select, whole_nodes, workload.*, workload.params.*, platform.*, or a system's %s.*)", k, strings.Join(system.Sections(), ".*, "))
+				bad(part.name+"."+k, "unknown parameter %q (vary policy, overrun, node_select, whole_nodes, workload.*, workload.params.*, platform.*, or a system's %s.*)", k, strings.Join(system.Sections(), ".*, "))
 			}
 		}
 	}

@@ -382,7 +382,7 @@ func OpenStoreWith(path string, s *Spec, o StoreOptions) (*Store, error) {
 		if old.stopped != "" {
 			hint = "it stopped on an error: run without --resume to move it aside and start afresh, or choose another --out"
 		}
-		return fail(fmt.Errorf("%s holds another experiment (spec hash %s, this spec %s): %s", path, old.Hash, st.Hash, hint))
+		return fail(fmt.Errorf("%s: %w: it holds another experiment (spec hash %s, this spec %s): %s", path, ErrChanged, old.Hash, st.Hash, hint))
 	}
 	if ch := inputChanges(old.Inputs, ins); len(ch) > 0 {
 		return fail(fmt.Errorf("%s: %w: the inputs changed since its %d runs were made:\n  - %s\nResuming would mix results of two versions of the inputs. Either run the experiment into a new folder (--out NEW), or restore the inputs as they were (the SHA-256 above)", path, ErrChanged, runs, strings.Join(ch, "\n  - ")))
@@ -672,7 +672,7 @@ func MergeWith(out string, paths []string, allowCodeChange bool) (int, error) {
 		srcs = append(srcs, s)
 		first := srcs[0]
 		if s.Hash != first.Hash {
-			return 0, fmt.Errorf("merge: %s holds another experiment than %s (spec hash %s vs %s)", p, paths[0], s.Hash, first.Hash)
+			return 0, fmt.Errorf("merge: %w: %s holds another experiment than %s (spec hash %s vs %s)", ErrChanged, p, paths[0], s.Hash, first.Hash)
 		}
 		if s.Format != first.Format {
 			return 0, fmt.Errorf("merge: %w: %s has store format %d, %s format %d (written by different versions of gridsched)", ErrChanged, p, s.Format, paths[0], first.Format)

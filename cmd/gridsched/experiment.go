@@ -457,7 +457,7 @@ large runs); the workload's sizes, runtimes and inter-arrival times.`,
 			for _, a := range args {
 				st, err := os.Stat(a)
 				if err != nil {
-					return err
+					return inputError(err)
 				}
 				storePath := a
 				if st.IsDir() {
@@ -465,11 +465,11 @@ large runs); the workload's sizes, runtimes and inter-arrival times.`,
 					storePath = filepath.Join(a, experiment.StoreFile)
 					if _, err := os.Stat(storePath); err != nil {
 						if _, err := os.Stat(filepath.Join(a, "jobs.csv")); err != nil {
-							return fmt.Errorf("%s: neither a result store (%s, from 'gridsched run') nor a simulation folder (jobs.csv, from 'gridsched simulate --out')", a, experiment.StoreFile)
+							return inputError(fmt.Errorf("%s: neither a result store (%s, from 'gridsched run') nor a simulation folder (jobs.csv, from 'gridsched simulate --out')", a, experiment.StoreFile))
 						}
 						r, err := report.LoadRun(a)
 						if err != nil {
-							return err
+							return inputError(err)
 						}
 						runs = append(runs, r)
 						continue

@@ -138,13 +138,15 @@ func (s *Schema) Locate(under string, err error) error {
 		return nil
 	}
 	msg := err.Error()
-	if head, rest, ok := strings.Cut(msg, ": "); ok && !strings.ContainsAny(head, " ") {
-		path := head
+	if head, rest, ok := strings.Cut(msg, ": "); ok {
+		// "key: …", or "key1, key2: …" (at the first key).
+		first, _, _ := strings.Cut(head, ", ")
+		prefix := ""
 		if under != "" {
-			path = under + "." + head
+			prefix = under + "."
 		}
-		if p, ok := s.Positions[path]; ok {
-			return &Issue{Source: s.Source, Path: path, Pos: p, Msg: rest}
+		if p, ok := s.Positions[prefix+first]; ok && !strings.ContainsAny(first, " ") {
+			return &Issue{Source: s.Source, Path: prefix + head, Pos: p, Msg: rest}
 		}
 	}
 	if p, ok := s.Positions[under]; ok && under != "" {
@@ -165,7 +167,7 @@ func Check(source string, doc []byte, v any) *Schema {
 	}
 	f, err := parser.ParseBytes(doc, 0)
 	if err != nil {
-		s.Issues = append(s.Issues, fmt.Errorf("%s: %s", source, yaml.FormatError(err, false, true)))
+		s.Issues = append(s.Issues, errors.New(positioned(source, yaml.FormatError(err, false, true))))
 		return s
 	}
 	s.file = f
