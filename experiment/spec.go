@@ -572,21 +572,11 @@ func (s *Spec) locate(sc *yamlx.Schema, c *Config, err error) error {
 	if i := strings.IndexAny(root, ".["); i >= 0 {
 		root = root[:i]
 	}
-	var l Labels
-	if s.Label != "" {
-		l = s.Labels[s.Label]
-	}
-	written := func(part string, replaced bool) string {
-		if replaced {
-			return "labels." + s.Label + "." + part
-		}
-		return part
-	}
-	path := written("workload", l.Workload != nil) + ".params." + key
+	path := s.writtenAt("workload") + ".params." + key
 	for _, part := range []struct {
 		name string
 		m    map[string][]any
-	}{{written("grid", l.Grid != nil), s.Grid}, {written("zip", l.Zip != nil), s.Zip}} {
+	}{{s.writtenAt("grid"), s.Grid}, {s.writtenAt("zip"), s.Zip}} {
 		vals, varied := part.m["workload.params."+root]
 		if !varied {
 			continue
@@ -613,6 +603,22 @@ func paramValue(c *Config, key string) any {
 		}
 	}
 	return nil
+}
+
+// writtenAt is where the spec file writes one of its parts (workload,
+// platform, grid, zip, policies, replications): under labels.LABEL when
+// the label applied replaced it, for positions in messages.
+func (s *Spec) writtenAt(part string) string {
+	if s.Label == "" {
+		return part
+	}
+	l := s.Labels[s.Label]
+	replaced := map[string]bool{"workload": l.Workload != nil, "platform": l.Platform != nil, "grid": l.Grid != nil,
+		"zip": l.Zip != nil, "policies": l.Policies != nil, "replications": l.Replications != nil}
+	if replaced[part] {
+		return "labels." + s.Label + "." + part
+	}
+	return part
 }
 
 // FullResolveLimit is the most combinations of non-plain values (model
@@ -677,16 +683,6 @@ func (s *Spec) resolveSample() []int {
 // canonical configuration), so the sweep would say it ran more runs than
 // it stored. Errors point at the second occurrence and name the first.
 func (s *Spec) duplicates(sc *yamlx.Schema, bad func(path, format string, args ...any)) {
-	var l Labels
-	if s.Label != "" {
-		l = s.Labels[s.Label]
-	}
-	written := func(part string, replaced bool) string {
-		if replaced {
-			return "labels." + s.Label + "." + part
-		}
-		return part
-	}
 	where := func(path string) string {
 		if p, ok := sc.Positions[path]; ok && p.Line > 0 {
 			return fmt.Sprintf("%s, line %d column %d", path, p.Line, p.Column)
@@ -703,7 +699,7 @@ func (s *Spec) duplicates(sc *yamlx.Schema, bad func(path, format string, args .
 			seen[v] = i
 		}
 	}
-	grid := written("grid", l.Grid != nil)
+	grid := s.writtenAt("grid")
 	for _, k := range sortedKeys(s.Grid) {
 		vals := make([]string, len(s.Grid[k]))
 		for i, v := range s.Grid[k] {
@@ -712,7 +708,7 @@ func (s *Spec) duplicates(sc *yamlx.Schema, bad func(path, format string, args .
 		check(vals, func(i int) string { return fmt.Sprintf("%s.%s[%d]", grid, k, i) }, func(i int) string { return FormatValue(s.Grid[k][i]) })
 	}
 	if keys := sortedKeys(s.Zip); len(keys) > 0 {
-		zip := written("zip", l.Zip != nil)
+		zip := s.writtenAt("zip")
 		n := len(s.Zip[keys[0]])
 		tuples := make([]string, n)
 		for i := range n {
@@ -726,7 +722,7 @@ func (s *Spec) duplicates(sc *yamlx.Schema, bad func(path, format string, args .
 		}
 		check(tuples, func(i int) string { return fmt.Sprintf("%s.%s[%d]", zip, keys[0], i) }, func(i int) string { return "the zip tuple " + tuples[i] })
 	}
-	pol := written("policies", l.Policies != nil)
+	pol := s.writtenAt("policies")
 	check(s.Policies, func(i int) string { return fmt.Sprintf("%s[%d]", pol, i) }, func(i int) string { return "policy " + s.Policies[i] })
 }
 
