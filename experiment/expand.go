@@ -379,14 +379,18 @@ func (s *Spec) resolvePath(name string, trace bool) string {
 	return name
 }
 
+// CheckRecords is how many records of each trace CheckFiles reads.
+const CheckRecords = 1000
+
 // CheckFiles resolves every file the configurations read (traces,
 // platform files, the files of systems' sections such as a hierarchy's
 // tree) and parses each platform file once: run it before creating a
 // result store, so a missing trace fails the start instead of a run
 // halfway through. The files are found from the spec and its grid and
 // zip values, without resolving each configuration (a 10^5-configuration
-// grid is checked in a moment); errors name the file's position in the
-// spec when the spec was read from a file.
+// grid is checked in a moment) and reads the header and first
+// CheckRecords records of each trace; errors name the file's position in
+// the spec when the spec was read from a file.
 func (s *Spec) CheckFiles() error {
 	if s.schema != nil { // the files the spec names, at their positions
 		if errs := s.fileErrors(s.schema); len(errs) > 0 {
@@ -400,7 +404,13 @@ func (s *Spec) CheckFiles() error {
 	var errs []error
 	for _, in := range ins {
 		if in.Role == "trace" {
-			if _, err := s.FindTrace(in.Name); err != nil {
+			p, err := s.FindTrace(in.Name)
+			if err == nil {
+				// Its first records, cheaply: a file in the wrong format or
+				// malformed from the start fails here, before the store.
+				_, err = workload.Load(p, workload.Rules{}, workload.Transform{First: CheckRecords})
+			}
+			if err != nil {
 				errs = append(errs, err)
 			}
 			continue

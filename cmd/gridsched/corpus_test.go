@@ -120,8 +120,11 @@ func TestBadInputCorpus(t *testing.T) {
 		if stdout != "" && c.code != 0 {
 			t.Errorf("%s: printed %.200q despite the error", c.name, stdout)
 		}
-		if _, err := os.Stat(out); err == nil {
-			t.Errorf("%s: --out folder left behind", c.name)
+		for _, o := range []string{out, filepath.Join(dir, "never")} {
+			if _, err := os.Stat(o); err == nil {
+				t.Errorf("%s: output folder %s left behind", c.name, filepath.Base(o))
+				os.RemoveAll(o)
+			}
 		}
 	}
 	fmt.Printf("corpus: refused all %d cases as expected (address space capped at %d GiB: %v)\n", len(cases), corpusAddressSpace>>30, capped)
@@ -584,6 +587,9 @@ func badInputCorpus(t *testing.T, dir string) []badCase {
 	bomb := corpusSpecHead + "zip:\n  workload.jobs: &a [1,1,1,1,1,1,1,1,1,1]\n  x1: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a,*a]\n  x2: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b,*b]\n  x3: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c,*c]\n  x4: &e [*d,*d,*d,*d,*d,*d,*d,*d,*d,*d]\n"
 	add(badCase{name: "spec alias bomb", files: map[string]string{"spec.yaml": bomb}, args: []string{"run", "@spec.yaml", "--out", "@never"}, code: exitInput, want: "the document expands to more than 100000 values"})
 	add(badCase{name: "spec too large", files: map[string]string{"spec.yaml": corpusSpecHead + "description: " + strings.Repeat("x", 2<<20) + "\n"}, args: []string{"run", "@spec.yaml", "--out", "@never"}, code: exitInput, want: "spec.yaml"})
+	add(badCase{name: "spec trace malformed early", files: map[string]string{"bad.swf": "; MaxProcs: 4\n1 0 0 10 1 -1 -1 1 10 -1 1 1 1 -1 1 1 -1 -1\n2 x 0 10 1 -1 -1 1 10 -1 1 1 1 -1 1 1 -1 -1\n",
+		"spec.yaml": "name: corpus\nworkload: {trace: bad.swf}\npolicies: [fcfs]\nreplications: {count: 1}\nmetrics: [mean_wait]\n"},
+		args: []string{"run", "@spec.yaml", "--out", "@never"}, code: exitInput, want: `bad.swf:3: field 2 (submit time): "x" is not a number`})
 	add(badCase{name: "spec missing", args: []string{"run", "@nosuch.yaml", "--out", "@never"}, code: exitInput, want: "no such file"})
 	add(badCase{name: "spec no label", files: map[string]string{"spec.yaml": corpusSpecHead}, args: []string{"run", "@spec.yaml", "--label", "nosuch", "--out", "@never"}, code: exitInput, want: `no label "nosuch"`})
 
