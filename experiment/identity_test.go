@@ -66,6 +66,14 @@ func TestRunKeyIsCanonical(t *testing.T) {
 	if sum.Ran != 12 || n != sum.Ran {
 		t.Fatalf("ran %d, stored %d (want 12)", sum.Ran, n)
 	}
+	// A run stored twice is an error, never a silent no-op.
+	cs := sp.Configs()
+	if err := st.Insert(sp.NewRun(&cs[0], 0), map[string]float64{"mean_wait": 1}); err == nil || !strings.Contains(err.Error(), "is already in") {
+		t.Fatalf("second insert of a run: %v", err)
+	}
+	if n2, _ := st.Count(); n2 != n {
+		t.Fatalf("%d runs after the refused insert, want %d", n2, n)
+	}
 }
 
 // TestInputsHashEveryFile (issue 25): Inputs lists every file the runs

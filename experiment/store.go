@@ -550,8 +550,9 @@ func (st *Store) Done() (map[string]bool, error) {
 	return done, nil
 }
 
-// Insert commits one finished run. Inserting a run that is already there
-// is a no-op (the first result stands; runs are deterministic anyway).
+// Insert commits one finished run. A run whose key is already stored is
+// an error (a sweep runs only what the store lacks, and a spec cannot
+// name one configuration twice): a run is never dropped silently.
 func (st *Store) Insert(r Run, metrics map[string]float64) error {
 	return st.InsertBatch([]Run{r}, []map[string]float64{metrics})
 }
@@ -562,7 +563,7 @@ func (st *Store) InsertBatch(runs []Run, metrics []map[string]float64) error {
 	if st.insert == nil {
 		// Prepared once: parsing the statement for every run cost about
 		// as much as executing it (issue 19, target 5).
-		stmt, err := st.db.Prepare(`INSERT OR IGNORE INTO runs (run_key, config_index, config_id, params, replication, seed, metrics, code) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`)
+		stmt, err := st.db.Prepare(`INSERT INTO runs (run_key, config_index, config_id, params, replication, seed, metrics, code) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`)
 		if err != nil {
 			return damaged(st.Path, err)
 		}
@@ -590,6 +591,9 @@ func (st *Store) InsertBatch(runs []Run, metrics []map[string]float64) error {
 			return fmt.Errorf("run %s: %w", r.Key, err)
 		}
 		if _, err := ins.Exec(r.Key, r.Config.Index, r.Config.ID, pj, r.Rep, strconv.FormatUint(r.Seed, 10), string(mj), st.Code); err != nil {
+			if strings.Contains(err.Error(), "UNIQUE") {
+				return fmt.Errorf("run %s is already in %s: two runs of one configuration and replication (a bug: please report it)", r.Key, st.Path)
+			}
 			return fmt.Errorf("run %s: %w", r.Key, err)
 		}
 	}
