@@ -38,7 +38,6 @@ type Info struct {
 	Modified bool   // the checkout had uncommitted changes
 	Go       string // toolchain version
 	Target   string // GOOS/GOARCH
-	ExeHash  string // SHA-256 of the running executable (hex), "" if unreadable
 	// Code is the code identity (Identity): "src:" and 16 hex digits of
 	// the hash of the sources, dependencies, toolchain and settings, or
 	// "exe:" and 16 hex digits of the executable's SHA-256.
@@ -48,6 +47,9 @@ type Info struct {
 var (
 	once sync.Once
 	info Info
+	// exe is the executable's SHA-256, read only when needed (a 30 MB
+	// binary takes a noticeable moment).
+	exe = sync.OnceValue(exeHash)
 	// override replaces the code identity (SetForTest).
 	override struct {
 		sync.Mutex
@@ -81,8 +83,7 @@ func Read() Info {
 			info.Go = runtime.Version()
 		}
 		info.Target = runtime.GOOS + "/" + runtime.GOARCH
-		info.ExeHash = exeHash()
-		info.Code = codeIdentity(bi, ok, gridsched.Sources, info.ExeHash)
+		info.Code = codeIdentity(bi, ok, gridsched.Sources, exe)
 	})
 	return info
 }
@@ -92,10 +93,10 @@ func Read() Info {
 // out) and the dependencies of bi. A dependency without a checksum (a
 // local replacement) or missing build information makes it fall back to
 // the executable's hash.
-func codeIdentity(bi *debug.BuildInfo, ok bool, src fs.FS, exe string) string {
+func codeIdentity(bi *debug.BuildInfo, ok bool, src fs.FS, exe func() string) string {
 	fallback := func() string {
-		if exe != "" {
-			return "exe:" + exe[:16]
+		if h := exe(); h != "" {
+			return "exe:" + h[:16]
 		}
 		return "unknown"
 	}
@@ -157,6 +158,10 @@ func SourceFiles(src fs.FS) ([]string, error) {
 	sort.Strings(out)
 	return out, err
 }
+
+// ExeHash is the SHA-256 (hex) of the running executable, "" if it
+// cannot be read.
+func ExeHash() string { return exe() }
 
 func exeHash() string {
 	p, err := os.Executable()

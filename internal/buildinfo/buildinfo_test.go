@@ -79,7 +79,8 @@ func TestIdentityFollowsCodeNotDocs(t *testing.T) {
 	}
 	bi := &debug.BuildInfo{GoVersion: "go1.26.8", Deps: []*debug.Module{{Path: "d", Version: "v1", Sum: "h1:x"}},
 		Settings: []debug.BuildSetting{{Key: "-trimpath", Value: "true"}, {Key: "vcs.revision", Value: "aaa"}}}
-	base := codeIdentity(bi, true, src, "0123456789abcdef0123")
+	exe := func(h string) func() string { return func() string { return h } }
+	base := codeIdentity(bi, true, src, exe("0123456789abcdef0123"))
 	if !strings.HasPrefix(base, "src:") || len(base) != 20 {
 		t.Fatalf("identity %q", base)
 	}
@@ -92,36 +93,36 @@ func TestIdentityFollowsCodeNotDocs(t *testing.T) {
 	// A new commit (another VCS stamp), a test or a script: the same.
 	bi2 := *bi
 	bi2.Settings = []debug.BuildSetting{{Key: "-trimpath", Value: "true"}, {Key: "vcs.revision", Value: "bbb"}, {Key: "vcs.modified", Value: "true"}}
-	same("new revision", codeIdentity(&bi2, true, src, "ffff456789abcdef0123"), true)
+	same("new revision", codeIdentity(&bi2, true, src, exe("ffff456789abcdef0123")), true)
 	src2 := fstest.MapFS{}
 	for k, v := range src {
 		src2[k] = v
 	}
 	src2["engine/a_test.go"] = &fstest.MapFile{Data: []byte("package engine\n// another test\n")}
 	src2["scripts/x/m.go"] = &fstest.MapFile{Data: []byte("package main\n// changed\n")}
-	same("test and script edits", codeIdentity(bi, true, src2, ""), true)
+	same("test and script edits", codeIdentity(bi, true, src2, exe("")), true)
 	// A compiled file, go.sum, a dependency, the toolchain, a setting: changed.
 	src2["engine/a.go"] = &fstest.MapFile{Data: []byte("package engine\n// changed\n")}
-	same("code edit", codeIdentity(bi, true, src2, ""), false)
+	same("code edit", codeIdentity(bi, true, src2, exe("")), false)
 	src3 := fstest.MapFS{}
 	for k, v := range src {
 		src3[k] = v
 	}
 	src3["go.sum"] = &fstest.MapFile{Data: []byte("d v2 h1:y\n")}
-	same("go.sum", codeIdentity(bi, true, src3, ""), false)
+	same("go.sum", codeIdentity(bi, true, src3, exe("")), false)
 	bi3 := *bi
 	bi3.Deps = []*debug.Module{{Path: "d", Version: "v2", Sum: "h1:y"}}
-	same("dependency", codeIdentity(&bi3, true, src, ""), false)
+	same("dependency", codeIdentity(&bi3, true, src, exe("")), false)
 	bi4 := *bi
 	bi4.GoVersion = "go1.27"
-	same("toolchain", codeIdentity(&bi4, true, src, ""), false)
+	same("toolchain", codeIdentity(&bi4, true, src, exe("")), false)
 	bi5 := *bi
 	bi5.Settings = []debug.BuildSetting{{Key: "-ldflags", Value: "-X main.x=1"}}
-	same("build flag", codeIdentity(&bi5, true, src, ""), false)
+	same("build flag", codeIdentity(&bi5, true, src, exe("")), false)
 	// A local replacement: the executable's hash.
 	bi6 := *bi
 	bi6.Deps = []*debug.Module{{Path: "d", Version: "v1", Replace: &debug.Module{Path: "../d"}}}
-	if got := codeIdentity(&bi6, true, src, "0123456789abcdef0123"); got != "exe:0123456789abcdef" {
+	if got := codeIdentity(&bi6, true, src, exe("0123456789abcdef0123")); got != "exe:0123456789abcdef" {
 		t.Errorf("local replacement: %q", got)
 	}
 }
@@ -147,7 +148,7 @@ func TestIdentityOfThisBinary(t *testing.T) {
 	if !strings.HasPrefix(v, "gridsched ") || !strings.Contains(v, runtime.Version()) || !strings.Contains(v, "code identity "+id) {
 		t.Fatalf("Version() = %q", v)
 	}
-	if Read().ExeHash == "" {
-		t.Error("no executable hash")
+	if h := ExeHash(); len(h) != 64 {
+		t.Errorf("executable hash %q", h)
 	}
 }
