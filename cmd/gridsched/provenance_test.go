@@ -286,3 +286,41 @@ func TestReportOnReadOnlyMount(t *testing.T) {
 		t.Error("no merged store")
 	}
 }
+
+// TestOldStoreStillReadable (issue 25): a store of format 1 (written
+// before code identities and input hashes were recorded) is reported and
+// merged (its runs' code identity unknown) but not resumed.
+func TestOldStoreStillReadable(t *testing.T) {
+	dir := t.TempDir()
+	spec := writeFile(t, filepath.Join(dir, "spec.yaml"), "name: old\nworkload: {model: lublin, params: {nodes: 16}, jobs: 30}\nplatform: {nodes: 16}\npolicies: [fcfs, easy]\nreplications: {count: 1}\nmetrics: [mean_wait]\n")
+	out := filepath.Join(dir, "out")
+	if code, _, e := status("run", spec, "--out", out, "--quiet"); code != 0 {
+		t.Fatal(e)
+	}
+	// Turn it into a store of format 1: no marks, no code column.
+	store := filepath.Join(out, experiment.StoreFile)
+	db, err := sql.Open("sqlite", "file:"+store)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{`PRAGMA application_id = 0`, `PRAGMA user_version = 0`, `ALTER TABLE runs DROP COLUMN code`,
+		`DELETE FROM meta WHERE key IN ('code_identities', 'inputs', 'version')`} {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatal(q, err)
+		}
+	}
+	db.Close()
+	if code, _, e := status("report", out, "--out", filepath.Join(dir, "rep")); code != 0 {
+		t.Fatalf("report: %s", e)
+	}
+	if code, _, e := status("merge", "--out", filepath.Join(dir, "m"), store); code != 0 {
+		t.Fatalf("merge: %s", e)
+	}
+	b, _ := os.ReadFile(filepath.Join(dir, "m", experiment.ProvenanceFile))
+	if !strings.Contains(string(b), `"identity": "unknown (store format 1)"`) || !strings.Contains(string(b), `"runs": 2`) {
+		t.Errorf("provenance of a format-1 store:\n%s", b)
+	}
+	if code, _, e := status("run", spec, "--out", out, "--resume", "--quiet"); code != exitInput || !strings.Contains(e, "written by an older gridsched (store format 1") {
+		t.Errorf("resume of a format-1 store: %d %s", code, e)
+	}
+}
