@@ -120,6 +120,10 @@ func (p *Params) Check(maxSize int) error {
 		return fmt.Errorf("release_hold: want migrating, starving or none, got %q", p.ReleaseHold)
 	case p.BootMax < p.BootMin || p.BootMin < 0:
 		return fmt.Errorf("boot_min, boot_max: need 0 <= boot_min <= boot_max, got %g, %g", p.BootMin, p.BootMax)
+	case p.MaxVMs > model.MaxNodes:
+		return fmt.Errorf("max_vms: %d VMs is over the limit of %d (raise it with --max-nodes)", p.MaxVMs, model.MaxNodes)
+	case p.FixedVMs > model.MaxNodes:
+		return fmt.Errorf("fixed_vms: %d VMs is over the limit of %d (raise it with --max-nodes)", p.FixedVMs, model.MaxNodes)
 	case p.MaxVMs > 0 && p.MaxVMs < maxSize:
 		return fmt.Errorf("max_vms: %d cannot hold a job of %d tasks", p.MaxVMs, maxSize)
 	case p.FixedVMs > 0 && p.MaxVMs > 0:
