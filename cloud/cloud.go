@@ -15,7 +15,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"slices"
 	"sort"
 
 	"github.com/gridsched/gridsched/model"
@@ -211,6 +210,7 @@ type Sim struct {
 	rbuf  []*VM // buffers reused between calls
 	obuf  []*Job
 	lbuf  []loaded
+	cbuf  []int  // dispatch's load counts
 	disp  []*Job // dispatcher queue
 	wait  []*Job // queued jobs, arrival order
 	starv []*Job // starving jobs, by crossing time
@@ -455,20 +455,14 @@ func (s *Sim) dispatch() {
 			ls = append(ls, loaded{load(v), v})
 		}
 		s.lbuf = ls
-		slices.SortFunc(ls, func(a, b loaded) int {
-			if a.n != b.n {
-				return a.n - b.n
-			}
-			return a.v.ID - b.v.ID
-		})
 		j.VMs = j.VMs[:0]
 		j.dispatched = s.now
 		j.ahead = 0
-		for _, x := range ls[:j.Size] {
+		s.cbuf = shortest(ls, j.Size, s.cbuf, func(x loaded) {
 			j.ahead = max(j.ahead, x.n)
 			enqueue(x.v, j)
 			j.VMs = append(j.VMs, x.v.ID)
-		}
+		})
 		sort.Ints(j.VMs)
 		j.state = jQueued
 		s.nQueued++
@@ -484,6 +478,42 @@ func (s *Sim) dispatch() {
 type loaded struct {
 	n int
 	v *VM
+}
+
+// shortest calls f, in id order, for the k VMs of ls (in id order) with
+// the smallest (load, id): every VM below the k-th smallest load and the
+// first ones at that load. It counts loads instead of sorting every ready
+// VM per dispatched job (issue 30); cnt is scratch space, returned for
+// reuse. The ready VMs are in id order because the pool is: ids grow with
+// every lease and releases keep the order.
+func shortest(ls []loaded, k int, cnt []int, f func(loaded)) []int {
+	most := 0
+	for _, x := range ls {
+		most = max(most, x.n)
+	}
+	if cap(cnt) < most+1 {
+		cnt = make([]int, most+1, 2*(most+1))
+	}
+	cnt = cnt[:most+1]
+	clear(cnt)
+	for _, x := range ls {
+		cnt[x.n]++
+	}
+	at, below := 0, 0 // the k-th smallest load, VMs below it
+	for below+cnt[at] < k {
+		below += cnt[at]
+		at++
+	}
+	take := k - below // VMs at that load to take
+	for _, x := range ls {
+		if x.n < at || x.n == at && take > 0 {
+			if x.n == at {
+				take--
+			}
+			f(x)
+		}
+	}
+	return cnt
 }
 
 func load(v *VM) int {
