@@ -2,6 +2,7 @@ package experiment
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -74,9 +75,9 @@ func TestZipIsOneAxis(t *testing.T) {
 		if f.YLabel != "mean wait (s)" || f.XLabel != "nodes" {
 			t.Errorf("%s: labels %q, %q", f.Name, f.XLabel, f.YLabel)
 		}
-		for _, line := range []string{"fcfs, overrun kill", "easy, overrun extend"} {
-			if !strings.Contains(string(f.SVG), line) {
-				t.Errorf("%s: no line %q", f.Name, line)
+		for _, line := range []string{"ours: fcfs, overrun rule = kill", "ours: easy, overrun rule = extend"} {
+			if !slices.Contains(f.Legend, line) {
+				t.Errorf("%s: no line %q in %q", f.Name, line, f.Legend)
 			}
 		}
 		refs += f.Refs

@@ -262,24 +262,36 @@ func flatten(prefix string, v any, out map[string]string) {
 	}
 }
 
-// RunSection builds the report section of one simulation folder, writing
-// figures into figDir (names prefixed by the run's name).
-func RunSection(dir, figDir string) (Section, error) {
+// RunOptions choose what a run's section shows.
+type RunOptions struct {
+	// Window is the moving-average window of time series (seconds; 0:
+	// the mean of each time bucket).
+	Window float64
+	// Gantt chooses the Gantt chart's window and caps.
+	Gantt GanttOptions
+	// Interactive adds the zoom-and-pan views of a single run (its time
+	// series and its schedule) to the section.
+	Interactive bool
+}
+
+// RunSection builds the report section of one simulation folder.
+func RunSection(dir string, opt RunOptions) (Section, error) {
 	r, err := LoadRun(dir)
 	if err != nil {
 		return Section{Title: "Simulation " + filepath.Base(filepath.Clean(dir))}, err
 	}
-	return RunsSection([]*Run{r}, figDir, 0)
+	return RunsSection([]*Run{r}, opt)
 }
 
 // RunsSection builds one section for one or several runs: the summary as
-// a table (a column per run); per run utilization and queue length (a
-// moving average over window seconds, default 1/50 of the longest run;
-// several runs share one figure of each) and the Gantt chart;
-// wait, response and bounded-slowdown CDFs and box plots with every run
-// on shared axes; mean wait by job size class. A run without jobs gets a
-// note instead of figures.
-func RunsSection(runs []*Run, figDir string, window float64) (Section, error) {
+// a table (a column per run); wait, response and bounded-slowdown CDFs
+// and box plots with every run on shared axes; mean wait by job size
+// class; utilization and queue length over time (several runs share one
+// figure of each, every run drawn over its own time span); per run its
+// declared series, the Gantt chart of a window and the overview of the
+// whole run, and its workload's sizes, runtimes and inter-arrival times.
+// A run without jobs gets a note instead of figures.
+func RunsSection(runs []*Run, opt RunOptions) (Section, error) {
 	var names []string
 	for _, r := range runs {
 		names = append(names, r.Name)
@@ -331,46 +343,31 @@ func RunsSection(runs []*Run, figDir string, window float64) (Section, error) {
 		if c.key == "bsld" {
 			unit = "ratio"
 		}
-		if err := add(CDFFigure(figDir, prefix+"-cdf-"+c.key, c.title+": distribution", strings.ToLower(c.title)+" ("+unit+")", c.data, ln, true)); err != nil {
+		if err := add(CDFFigure(prefix+"-cdf-"+c.key, c.title+": distribution", strings.ToLower(c.title)+" ("+unit+")", c.data, ln, true)); err != nil {
 			return sec, err
 		}
 		if len(live) > 1 {
-			if err := add(BoxFigure(figDir, prefix+"-box-"+c.key, c.title+" per run", strings.ToLower(c.title)+" ("+unit+")", c.data, ln, true)); err != nil {
+			if err := add(BoxFigure(prefix+"-box-"+c.key, c.title+" per run", strings.ToLower(c.title)+" ("+unit+")", c.data, ln, true)); err != nil {
 				return sec, err
 			}
 		}
 	}
-	if err := add(waitBySizeFigure(figDir, prefix+"-wait-by-size", live)); err != nil {
+	if err := add(waitBySizeFigure(prefix+"-wait-by-size", live)); err != nil {
 		return sec, err
 	}
-	if window <= 0 {
-		for _, r := range live {
-			if len(r.T) > 1 {
-				window = max(window, (r.T[len(r.T)-1]-r.T[0])/50)
-			}
-		}
-	}
 	if len(live) > 1 {
-		// one time axis: every run's samples merged (a step function
-		// keeps its value between its own samples)
-		var ts []float64
-		for _, r := range live {
-			ts = append(ts, r.T...)
-		}
-		sort.Float64s(ts)
-		ts = dedup(ts)
 		var util, queued []StepLine
 		for _, r := range live {
 			if len(r.T) > 1 {
-				util = append(util, StepLine{r.Name, resample(r.T, r.Util, ts)})
-				queued = append(queued, StepLine{r.Name, resample(r.T, r.Queued, ts)})
+				util = append(util, StepLine{r.Name, r.T, r.Util})
+				queued = append(queued, StepLine{r.Name, r.T, r.Queued})
 			}
 		}
 		if len(util) > 0 {
-			if err := add(StepFigure(figDir, prefix+"-utilization", "Utilization over time", "utilization (fraction of processors)", ts, util, window)); err != nil {
+			if err := add(StepFigure(prefix+"-utilization", "Utilization over time", "utilization (fraction of processors)", util, opt.Window)); err != nil {
 				return sec, err
 			}
-			if err := add(StepFigure(figDir, prefix+"-queue", "Queued jobs over time", "queued jobs (count)", ts, queued, window)); err != nil {
+			if err := add(StepFigure(prefix+"-queue", "Queued jobs over time", "queued jobs (count)", queued, opt.Window)); err != nil {
 				return sec, err
 			}
 		}
@@ -378,10 +375,10 @@ func RunsSection(runs []*Run, figDir string, window float64) (Section, error) {
 	for _, r := range live {
 		p := sanitizeName(r.Name)
 		if len(r.T) > 1 && len(live) == 1 {
-			if err := add(StepFigure(figDir, p+"-utilization", r.Name+": utilization over time", "utilization (fraction of processors)", r.T, []StepLine{{Y: r.Util}}, window)); err != nil {
+			if err := add(StepFigure(p+"-utilization", r.Name+": utilization over time", "utilization (fraction of processors)", []StepLine{{"", r.T, r.Util}}, opt.Window)); err != nil {
 				return sec, err
 			}
-			if err := add(StepFigure(figDir, p+"-queue", r.Name+": queued and running jobs", "jobs (count)", r.T, []StepLine{{"queued", r.Queued}, {"running", r.Running}}, window)); err != nil {
+			if err := add(StepFigure(p+"-queue", r.Name+": queued and running jobs", "jobs (count)", []StepLine{{"queued", r.T, r.Queued}, {"running", r.T, r.Running}}, opt.Window)); err != nil {
 				return sec, err
 			}
 		}
@@ -393,36 +390,46 @@ func RunsSection(runs []*Run, figDir string, window float64) (Section, error) {
 				var lines []StepLine
 				for _, c := range fig.Columns {
 					if ys, ok := sf.Columns[c]; ok {
-						lines = append(lines, StepLine{c, ys})
+						lines = append(lines, StepLine{c, sf.T, ys})
 					}
 				}
 				if len(lines) == 0 {
 					continue
 				}
 				name := fmt.Sprintf("%s-%s-%d", p, sanitizeName(strings.TrimSuffix(sf.Name, ".csv")), k)
-				if err := add(StepFigure(figDir, name, r.Name+": "+fig.Title+" over time ("+sf.Name+")", fig.YLabel, sf.T, lines, window)); err != nil {
+				if err := add(StepFigure(name, r.Name+": "+fig.Title+" over time ("+sf.Name+")", fig.YLabel, lines, opt.Window)); err != nil {
 					return sec, err
 				}
 			}
 		}
 		if len(r.Gantt) > 0 {
-			if err := add(GanttFigure(figDir, p+"-gantt", r.Name+": schedule (Gantt chart)", r.Gantt, r.Nodes)); err != nil {
+			if err := add(GanttFigure(p+"-gantt", r.Name+": schedule (Gantt chart)", r.Gantt, r.Nodes, opt.Gantt)); err != nil {
+				return sec, err
+			}
+			if err := add(OverviewFigure(p+"-overview", r.Name+": the whole run (busy nodes)", r.Gantt, r.Nodes)); err != nil {
 				return sec, err
 			}
 		}
-		if err := add(HistogramFigure(figDir, p+"-sizes", r.Name+": job sizes", "processors (power-of-two bins)", r.Sizes)); err != nil {
+		if err := add(HistogramFigure(p+"-sizes", r.Name+": job sizes", "processors (power-of-two bins)", r.Sizes)); err != nil {
 			return sec, err
 		}
-		if err := add(CDFFigure(figDir, p+"-runtimes", r.Name+": runtimes and inter-arrival times", "seconds (s)", [][]float64{r.Runtimes, r.Inter}, []string{"runtime", "inter-arrival"}, true)); err != nil {
+		if err := add(CDFFigure(p+"-runtimes", r.Name+": runtimes and inter-arrival times", "seconds (s)", [][]float64{r.Runtimes, r.Inter}, []string{"runtime", "inter-arrival"}, true)); err != nil {
 			return sec, err
 		}
+	}
+	if opt.Interactive && len(live) == 1 {
+		views, err := runViews(live[0], opt.Gantt)
+		if err != nil {
+			return sec, err
+		}
+		sec.Views = views
 	}
 	return sec, nil
 }
 
 // waitBySizeFigure draws the mean wait per power-of-two size class, one
 // line per run.
-func waitBySizeFigure(dir, name string, runs []*Run) (Figure, error) {
+func waitBySizeFigure(name string, runs []*Run) (Figure, error) {
 	maxK := 0
 	for _, r := range runs {
 		for k := range r.WaitBySize {
@@ -451,7 +458,7 @@ func waitBySizeFigure(dir, name string, runs []*Run) (Figure, error) {
 		}
 		series = append(series, s)
 	}
-	return SweepFigure(dir, name, Sweep{Title: "Mean wait by job size class", XLabel: "job size (processors)", Metric: MetricInfo("mean_wait"), Series: series, Categories: cats,
+	return SweepFigure(name, Sweep{Title: "Mean wait by job size class", XLabel: "job size (processors)", SeriesLabel: "run", Metric: MetricInfo("mean_wait"), Series: series, Categories: cats,
 		Caption: "Mean wait of the started jobs in each power-of-two size class, one line per run"})
 }
 
@@ -463,30 +470,4 @@ func sanitizeName(s string) string {
 		}
 		return '-'
 	}, s)
-}
-
-func dedup(x []float64) []float64 {
-	out := x[:0]
-	for i, v := range x {
-		if i == 0 || v != x[i-1] {
-			out = append(out, v)
-		}
-	}
-	return out
-}
-
-// resample reads the step function (xs, ys) at ts (0 before its first
-// sample, its last value after its end).
-func resample(xs, ys, ts []float64) []float64 {
-	out := make([]float64, len(ts))
-	k := 0
-	for i, t := range ts {
-		for k < len(xs) && xs[k] <= t {
-			k++
-		}
-		if k > 0 {
-			out[i] = ys[k-1]
-		}
-	}
-	return out
 }
