@@ -428,4 +428,3 @@ func refsOf(s *Spec, m string, ax axes, fc facet, pos map[string]float64) []repo
 	sort.SliceStable(out, func(i, j int) bool { return out[i].X < out[j].X })
 	return out
 }
-

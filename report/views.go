@@ -20,7 +20,7 @@ import (
 // embedded in the page (viewJS: no library, no network).
 type View struct {
 	ID, Title, Caption string
-	Kind               string  // "series" or "gantt"
+	Kind               string      // "series" or "gantt"
 	Data               template.JS // JSON, from our own numbers
 }
 
@@ -89,18 +89,18 @@ type seriesData struct {
 }
 
 type ganttData struct {
-	T0     float64 `json:"t0"`
-	T1     float64 `json:"t1"`
-	Div    float64 `json:"div"`
-	Unit   string  `json:"unit"`
-	Nodes  int     `json:"nodes"`
-	Image  string  `json:"image"` // occupancy, a PNG data URL
-	Rows   int     `json:"rows"`
-	Cols   int     `json:"cols"`
-	Jobs   []nums  `json:"jobs"` // [start, end, first, last, first, last, …] (seconds, node indices)
-	From   float64 `json:"from"` // the jobs' window
-	To     float64 `json:"to"`
-	Total  int     `json:"total"`
+	T0     float64  `json:"t0"`
+	T1     float64  `json:"t1"`
+	Div    float64  `json:"div"`
+	Unit   string   `json:"unit"`
+	Nodes  int      `json:"nodes"`
+	Image  string   `json:"image"` // occupancy, a PNG data URL
+	Rows   int      `json:"rows"`
+	Cols   int      `json:"cols"`
+	Jobs   []nums   `json:"jobs"` // [start, end, first, last, first, last, …] (seconds, node indices)
+	From   float64  `json:"from"` // the jobs' window
+	To     float64  `json:"to"`
+	Total  int      `json:"total"`
 	Colors []string `json:"colors"`
 }
 
