@@ -48,8 +48,73 @@ const (
 // figure was measured; SVG files name Arial and Helvetica as fallbacks.
 var sans = font.Font{Typeface: "Liberation", Variant: "Sans"}
 
-func textStyle(size float64) text.Style {
-	return text.Style{Color: color.Black, Font: font.From(sans, vg.Points(size)), Handler: plot.DefaultTextHandler}
+func textStyle(size float64, role string) text.Style {
+	return text.Style{Color: color.Black, Font: font.From(sans, vg.Points(size)), Handler: roleHandler{plain(), role}}
+}
+
+func plain() text.Plain { return plot.DefaultTextHandler.(text.Plain) }
+
+// Every piece of text a figure draws has a role (title, x-label, x-tick,
+// y-label, y-tick, legend), written into the SVG as the text element's
+// class, with data-g numbering the pieces (the lines of one wrapped
+// label share it): so a test (or a reader's style sheet) can find each
+// axis's tick labels in the page's DOM.
+
+// roleHandler draws text of one role: it tells the canvas the role and
+// starts a new piece before drawing.
+type roleHandler struct {
+	text.Plain
+	role string
+}
+
+func (h roleHandler) Draw(c vg.Canvas, txt string, sty text.Style, pt vg.Point) {
+	inner := c
+	for {
+		switch dc := inner.(type) {
+		case *draw.Canvas:
+			inner = dc.Canvas
+			continue
+		case draw.Canvas:
+			inner = dc.Canvas
+			continue
+		}
+		break
+	}
+	if rc, ok := inner.(*roleCanvas); ok {
+		rc.role = h.role
+		rc.piece++
+	}
+	h.Plain.Draw(c, txt, sty, pt)
+}
+
+// roleCanvas records the role and piece of every string drawn, in order.
+type roleCanvas struct {
+	vg.CanvasSizer
+	role  string
+	piece int
+	marks []string
+}
+
+func (c *roleCanvas) FillString(f font.Face, pt vg.Point, s string) {
+	c.marks = append(c.marks, fmt.Sprintf(`class="t-%s" data-g="%d" `, c.role, c.piece))
+	c.CanvasSizer.FillString(f, pt, s)
+}
+
+// markTexts adds the recorded role of each <text> element of an SVG, in
+// order (none when the counts differ: a test then sees unmarked text).
+func markTexts(svg []byte, marks []string) []byte {
+	parts := bytes.Split(svg, []byte("<text "))
+	if len(parts)-1 != len(marks) {
+		return svg
+	}
+	var b bytes.Buffer
+	b.Write(parts[0])
+	for i, m := range marks {
+		b.WriteString("<text ")
+		b.WriteString(m)
+		b.Write(parts[i+1])
+	}
+	return b.Bytes()
 }
 
 // entry is one legend entry.
@@ -94,12 +159,12 @@ type layout struct {
 func (f *frame) layout() layout {
 	inner := f.width - 2*margin
 	l := layout{w: f.width}
-	ts := textStyle(titleSize)
+	ts := textStyle(titleSize, "title")
 	if f.title != "" {
 		l.title = wrapWidth(ts, f.title, inner)
 		l.titleH = ts.Height(l.title) + vg.Points(4)
 	}
-	ls := textStyle(legendSize)
+	ls := textStyle(legendSize, "legend")
 	if len(f.legend) > 0 {
 		gap := ls.Width(" ")
 		widest := vg.Length(0)
@@ -137,7 +202,7 @@ func (f *frame) draw(c vg.CanvasSizer, l layout) {
 	dc.Fill(dc.Rectangle.Path())
 	top := l.h - margin
 	if l.title != "" {
-		ts := textStyle(titleSize)
+		ts := textStyle(titleSize, "title")
 		ts.XAlign, ts.YAlign = draw.XCenter, draw.YTop
 		dc.FillText(ts, vg.Point{X: l.w / 2, Y: top}, l.title)
 		top -= l.titleH
@@ -147,7 +212,7 @@ func (f *frame) draw(c vg.CanvasSizer, l layout) {
 	if len(f.legend) == 0 {
 		return
 	}
-	ls := textStyle(legendSize)
+	ls := textStyle(legendSize, "legend")
 	ls.YAlign = draw.YTop
 	gap := ls.Width(" ")
 	y := margin + l.legendH - vg.Points(4)
@@ -353,7 +418,8 @@ func (f *frame) encode(format string, l layout) ([]byte, error) {
 	default:
 		return nil, fmt.Errorf("unknown figure format %q", format)
 	}
-	f.draw(c, l)
+	rc := &roleCanvas{CanvasSizer: c}
+	f.draw(rc, l)
 	var b bytes.Buffer
 	if _, err := c.WriteTo(&b); err != nil {
 		return nil, err
@@ -365,6 +431,7 @@ func (f *frame) encode(format string, l layout) ([]byte, error) {
 		// bytes for the same data (same length, so offsets hold).
 		out = pdfDate.ReplaceAll(out, []byte("/$1 (D:20000101000000)"))
 	case "svg":
+		out = markTexts(out, rc.marks)
 		out = svgFontFace.ReplaceAll(out, []byte(`font-family:'Liberation Sans',Arial,Helvetica,sans-serif;`))
 	}
 	return out, nil

@@ -116,9 +116,12 @@ type Link struct{ Href, Text string }
 // a grid, human tick labels. The title is drawn by the frame.
 func newPlot(xlabel, ylabel string) *plot.Plot {
 	p := plot.New()
-	for _, a := range []*plot.Axis{&p.X, &p.Y} {
+	for i, a := range []*plot.Axis{&p.X, &p.Y} {
+		axis := []string{"x", "y"}[i]
 		a.Label.TextStyle.Font = font.From(sans, vg.Points(labelSize))
+		a.Label.TextStyle.Handler = roleHandler{plain(), axis + "-label"}
 		a.Tick.Label.Font = font.From(sans, vg.Points(tickSize))
+		a.Tick.Label.Handler = roleHandler{plain(), axis + "-tick"}
 		a.Padding = vg.Points(3)
 	}
 	p.X.Label.Text = xlabel
@@ -252,7 +255,7 @@ func SweepFigure(name string, sw Sweep) (Figure, error) {
 			names[k] = sw.Series[i].Name
 		}
 		if len(g) > 1 {
-			notes = append(notes, strings.Join(names, ", ")+" are identical at every point (drawn once)")
+			notes = append(notes, "Identical at every point (drawn once): "+strings.Join(names, ", "))
 		}
 		fr.add(ours+strings.Join(names, " = "), line, pts)
 	}
@@ -285,7 +288,7 @@ func SweepFigure(name string, sw Sweep) (Figure, error) {
 	}
 	caption += captionTail(sw, refs)
 	for _, n := range notes {
-		caption += " " + upperFirst(n) + "."
+		caption += " " + n + "."
 	}
 	f := figure(name, sw.Title, caption, fr)
 	f.XValues, f.Refs, f.Paper = xvals, refs, sw.Paper
@@ -500,13 +503,6 @@ func unitWord(u string) string {
 	return u
 }
 
-func upperFirst(s string) string {
-	if s == "" {
-		return s
-	}
-	r := []rune(s)
-	return strings.ToUpper(string(r[0])) + string(r[1:])
-}
 
 // identical groups the series whose points are the same (x, mean and CI
 // at every point), in the order of their first member.

@@ -134,6 +134,7 @@ func StepFigure(name, title, ylabel string, lines []StepLine, window float64) (F
 			continue
 		}
 		var pts plotter.XYs
+		span := [2]float64{l.T[0], l.T[len(l.T)-1]}
 		if len(l.T) <= 2*SeriesBuckets && window <= 0 {
 			pts = stepPoints(l.T, l.Y, div)
 		} else {
@@ -162,7 +163,7 @@ func StepFigure(name, title, ylabel string, lines []StepLine, window float64) (F
 		ln.Width = vg.Points(1)
 		ln.Dashes = dashes(i)
 		p.Add(ln)
-		spans[l.Name] = [2]float64{pts[0].X * div, pts[len(pts)-1].X * div}
+		spans[l.Name] = span
 		if l.Name != "" {
 			fr.add(l.Name, ln)
 		}
