@@ -503,7 +503,6 @@ func unitWord(u string) string {
 	return u
 }
 
-
 // identical groups the series whose points are the same (x, mean and CI
 // at every point), in the order of their first member.
 func identical(series []Series) [][]int {

@@ -3,10 +3,10 @@ package main
 import (
 	"fmt"
 	"image/png"
-	"regexp"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
