@@ -1,6 +1,7 @@
 package report
 
 import (
+	"container/heap"
 	"fmt"
 	"image"
 	"image/color"
@@ -94,15 +95,26 @@ func ganttWindow(jobs []GanttJob, o GanttOptions) ([]GanttJob, float64, float64,
 // GanttFigure draws jobs as rectangles: nodes (vertical) × time, over the
 // window opt chooses.
 func GanttFigure(name, title string, jobs []GanttJob, nodes int, opt GanttOptions) (Figure, error) {
+	jobs, nodes, slots := Slotted(jobs, nodes)
+	return ganttFigure(name, title, jobs, nodes, slots, opt)
+}
+
+// ganttFigure is GanttFigure on jobs already on rows (slots: the
+// caption's sentence about the rows, "" for nodes).
+func ganttFigure(name, title string, jobs []GanttJob, nodes int, slots string, opt GanttOptions) (Figure, error) {
 	opt = opt.withDefaults()
 	sel, t0, t1, note := ganttWindow(jobs, opt)
-	caption := "Each rectangle is a job on its nodes over [start, end)." + note
+	caption := "Each rectangle is a job on its nodes over [start, end)." + note + slots
 	if nodes > opt.MaxNodes {
 		caption += fmt.Sprintf(" Nodes 0–%d of %d shown.", opt.MaxNodes-1, nodes)
 		nodes = opt.MaxNodes
 	}
 	div, unit := timeScale(t1 - t0)
-	p := newPlot("time ("+unit+")", "node (index)")
+	ylabel := "node (index)"
+	if slots != "" {
+		ylabel = "row (resources reused)"
+	}
+	p := newPlot("time ("+unit+")", ylabel)
 	fr := newFrame(title, p)
 	fr.width = WideWidth
 	p.Y.Min, p.Y.Max = 0, float64(max(nodes, 1))
@@ -121,8 +133,8 @@ func GanttFigure(name, title string, jobs []GanttJob, nodes int, opt GanttOption
 			if err != nil {
 				return Figure{}, err
 			}
-			poly.Color = translucent(i, 170)
-			poly.LineStyle = draw.LineStyle{Color: color.Black, Width: vg.Points(0.15)}
+			poly.Color = translucent(i, 200)
+			poly.LineStyle.Width = 0 // neighbours differ in colour; an outline would double the figure's size
 			p.Add(poly)
 		}
 	}
@@ -196,19 +208,28 @@ func occupancyOf(jobs []GanttJob, nodes, rows, cols int) occupancy {
 
 // image draws the occupancy as an image, white (idle) to dark blue
 // (every node busy), top row = highest nodes.
-func (o occupancy) image() *image.NRGBA {
-	img := image.NewNRGBA(image.Rect(0, 0, o.cols, o.rows))
+// Each cell is fx × fy pixels (nearest neighbour), so that the figure's
+// raster is drawn at about its printed size without smoothing.
+func (o occupancy) image(fx, fy int) *image.NRGBA {
+	fx, fy = max(fx, 1), max(fy, 1)
+	img := image.NewNRGBA(image.Rect(0, 0, o.cols*fx, o.rows*fy))
 	for r := 0; r < o.rows; r++ {
 		for c := 0; c < o.cols; c++ {
-			img.SetNRGBA(c, o.rows-1-r, heat(o.busy[r][c]))
+			h := heat(o.busy[r][c])
+			for y := 0; y < fy; y++ {
+				for x := 0; x < fx; x++ {
+					img.SetNRGBA(c*fx+x, (o.rows-1-r)*fy+y, h)
+				}
+			}
 		}
 	}
 	return img
 }
 
-// heat maps a busy share to a colour: white to the palette's blue.
+// heat maps a busy share to a colour, white to the palette's dark blue,
+// in nine steps (0, 12.5 %, …, 100 %).
 func heat(v float64) color.NRGBA {
-	v = min(1, max(0, v))
+	v = math.Round(8*min(1, max(0, v))) / 8
 	mix := func(a uint8) uint8 { return uint8(math.Round(255 - v*(255-float64(a)))) }
 	return color.NRGBA{mix(0x00), mix(0x40), mix(0x80), 0xFF}
 }
@@ -217,19 +238,28 @@ func heat(v float64) color.NRGBA {
 // node band and time bin, as a colour scale from idle (white) to full
 // (dark blue). It is bounded in size whatever the number of jobs.
 func OverviewFigure(name, title string, jobs []GanttJob, nodes int) (Figure, error) {
-	o := occupancyOf(jobs, nodes, 128, 700)
+	jobs, nodes, slots := Slotted(jobs, nodes)
+	return overviewFigure(name, title, jobs, nodes, slots)
+}
+
+func overviewFigure(name, title string, jobs []GanttJob, nodes int, slots string) (Figure, error) {
+	o := occupancyOf(jobs, nodes, 64, 500)
 	div, unit := timeScale(o.t1 - o.t0)
-	p := newPlot("time ("+unit+")", "node (index)")
+	ylabel := "node (index)"
+	if slots != "" {
+		ylabel = "row (resources reused)"
+	}
+	p := newPlot("time ("+unit+")", ylabel)
 	fr := newFrame(title, p)
 	fr.width = WideWidth
-	p.Add(plotter.NewImage(o.image(), o.t0/div, 0, o.t1/div, float64(o.nodes)))
+	p.Add(plotter.NewImage(o.image(4, 640/o.rows), o.t0/div, 0, o.t1/div, float64(o.nodes)))
 	p.X.Min, p.X.Max = o.t0/div, o.t1/div
 	p.Y.Min, p.Y.Max = 0, float64(o.nodes)
 	// the colour scale as a legend: four swatches
 	for _, v := range []float64{0, 0.25, 0.5, 0.75, 1} {
 		fr.add(fmt.Sprintf("%d%% busy", int(100*v)), swatch(heat(v)))
 	}
-	caption := fmt.Sprintf("All %d jobs: the share of busy nodes in each of %d node bands × %d time bins.", len(jobs), o.rows, o.cols)
+	caption := fmt.Sprintf("All %d jobs: the share of busy nodes in each of %d node bands × %d time bins, in steps of 12.5%%.", len(jobs), o.rows, o.cols) + slots
 	return figure(name, title, caption, fr), nil
 }
 
@@ -244,4 +274,113 @@ func (s swatch) Thumbnail(c *draw.Canvas) {
 	c.Fill(sq.Path())
 	c.SetLineStyle(draw.LineStyle{Color: color.Gray{Y: 120}, Width: vg.Points(0.3)})
 	c.Stroke(sq.Path())
+}
+
+// Slotted is a run's schedule on transient resources (an elastic cloud's
+// VMs, each leased for a while and released: 204,935 VMs over a run whose
+// pool never holds more than 64) drawn on reused rows: each resource
+// takes the lowest row free when its first job starts, and keeps it until
+// its last job ends. It returns the jobs on rows, the number of rows, and
+// the caption's sentence; resources that live as long as the run (a fixed
+// cluster) are returned as they are.
+func Slotted(jobs []GanttJob, nodes int) ([]GanttJob, int, string) {
+	maxNode := -1
+	for _, j := range jobs {
+		for _, r := range j.Nodes {
+			maxNode = max(maxNode, r[1])
+		}
+	}
+	first := make([]float64, maxNode+1)
+	last := make([]float64, maxNode+1)
+	used := make([]bool, maxNode+1)
+	for _, j := range jobs {
+		for _, r := range j.Nodes {
+			for n := max(r[0], 0); n <= r[1]; n++ {
+				if !used[n] || j.Start < first[n] {
+					first[n] = j.Start
+				}
+				if !used[n] || j.End > last[n] {
+					last[n] = j.End
+				}
+				used[n] = true
+			}
+		}
+	}
+	var ids []int
+	for n, u := range used {
+		if u {
+			ids = append(ids, n)
+		}
+	}
+	sort.Slice(ids, func(a, b int) bool {
+		if first[ids[a]] != first[ids[b]] {
+			return first[ids[a]] < first[ids[b]]
+		}
+		return ids[a] < ids[b]
+	})
+	// greedy interval colouring: optimal, so rows = the most resources
+	// alive at once
+	slot := make([]int, maxNode+1)
+	var busy endHeap // rows in use, by the end of their resource
+	var free []int   // rows free, kept sorted
+	rows := 0
+	for _, n := range ids {
+		for busy.Len() > 0 && busy[0].end <= first[n] {
+			e := heap.Pop(&busy).(rowEnd)
+			i := sort.SearchInts(free, e.row)
+			free = append(free, 0)
+			copy(free[i+1:], free[i:])
+			free[i] = e.row
+		}
+		row := rows
+		if len(free) > 0 {
+			row, free = free[0], free[1:]
+		} else {
+			rows++
+		}
+		slot[n] = row
+		heap.Push(&busy, rowEnd{last[n], row})
+	}
+	if len(ids) <= 2*rows {
+		return jobs, nodes, ""
+	}
+	out := make([]GanttJob, len(jobs))
+	for i, j := range jobs {
+		var rs []int
+		for _, r := range j.Nodes {
+			for n := max(r[0], 0); n <= r[1]; n++ {
+				rs = append(rs, slot[n])
+			}
+		}
+		sort.Ints(rs)
+		g := GanttJob{ID: j.ID, Start: j.Start, End: j.End}
+		for k := 0; k < len(rs); k++ {
+			if k > 0 && rs[k] == rs[k-1]+1 {
+				g.Nodes[len(g.Nodes)-1][1] = rs[k]
+				continue
+			}
+			g.Nodes = append(g.Nodes, [2]int{rs[k], rs[k]})
+		}
+		out[i] = g
+	}
+	note := fmt.Sprintf(" Resources used one after another share a row: %d resources in %d rows (each takes the lowest row free when its first job starts).", len(ids), rows)
+	return out, rows, note
+}
+
+type rowEnd struct {
+	end float64
+	row int
+}
+
+type endHeap []rowEnd
+
+func (h endHeap) Len() int           { return len(h) }
+func (h endHeap) Less(i, j int) bool { return h[i].end < h[j].end || h[i].end == h[j].end && h[i].row < h[j].row }
+func (h endHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *endHeap) Push(x any)        { *h = append(*h, x.(rowEnd)) }
+func (h *endHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
 }

@@ -635,7 +635,7 @@ func CDFFigure(name, title, xlabel string, samples [][]float64, names []string, 
 	p := newPlot(xlabel, "fraction of jobs ≤ x")
 	fr := newFrame(title, p)
 	for i, x := range samples {
-		pts := cdfPoints(x, 2000)
+		pts := cdfPoints(x, 600)
 		if len(pts) == 0 {
 			continue
 		}
@@ -737,6 +737,7 @@ func BoxFigure(name, title, ylabel string, samples [][]float64, names []string, 
 		b.FillColor = translucent(i, 90)
 		b.BoxStyle.Color = Color(i)
 		b.GlyphStyle.Radius = vg.Points(1.5)
+		b.Outside = thinOutliers(b.Outside, v, maxOutliers)
 		p.Add(b)
 		st := BoxStats{Name: cats[i], N: len(v), Q1: b.Quartile1, Median: b.Median, Q3: b.Quartile3, AdjLow: b.AdjLow, AdjHigh: b.AdjHigh,
 			ZeroShare: float64(nz) / float64(len(v)), Points: len(b.Outside)}
@@ -748,7 +749,7 @@ func BoxFigure(name, title, ylabel string, samples [][]float64, names []string, 
 	}
 	p.NominalX(cats...)
 	wrapCategories(p, len(cats), fr.width)
-	caption := "Boxes: quartiles and median of every value; whiskers: 1.5 × the interquartile range; circles: outliers."
+	caption := fmt.Sprintf("Boxes: quartiles and median of every value; whiskers: 1.5 × the interquartile range; circles: outliers (at most %d per box, evenly spaced in rank, the extremes included).", maxOutliers)
 	if logY {
 		if s := axisScale(&p.Y, samples); s != "" {
 			caption += " " + s
@@ -760,6 +761,25 @@ func BoxFigure(name, title, ylabel string, samples [][]float64, names []string, 
 	f := figure(name, title, caption, fr)
 	f.Boxes = boxes
 	return f, nil
+}
+
+// maxOutliers caps the outliers a box plot draws: a sample of 10⁵ jobs
+// has thousands, which would make the figure megabytes of circles.
+const maxOutliers = 100
+
+// thinOutliers keeps at most n of the outliers (indices into v), evenly
+// spaced in rank on each side of the box, the extremes included.
+func thinOutliers(out []int, v plotter.Values, n int) []int {
+	if len(out) <= n {
+		return out
+	}
+	out = append([]int(nil), out...)
+	sort.SliceStable(out, func(a, b int) bool { return v[out[a]] < v[out[b]] })
+	keep := make([]int, 0, n)
+	for k := 0; k < n; k++ {
+		keep = append(keep, out[k*(len(out)-1)/(n-1)])
+	}
+	return keep
 }
 
 // HistogramFigure draws a histogram with power-of-two bins (job sizes).

@@ -3,7 +3,9 @@ package report
 import (
 	"github.com/gridsched/gridsched/system"
 
+	"bufio"
 	"encoding/csv"
+	"io"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -14,21 +16,40 @@ import (
 	"strings"
 )
 
-func readCSV(path string) ([]string, [][]string, error) {
+// eachCSV reads a CSV file row by row (the record is reused: copy what
+// you keep): head is called with the header, row with each record and its
+// line number. A file with no header is an error; a missing file is
+// returned as is (os.IsNotExist).
+func eachCSV(path string, head func([]string) error, row func(line int, rec []string) error) error {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, nil, err
+		return err
 	}
 	defer f.Close()
-	r := csv.NewReader(f)
-	recs, err := r.ReadAll()
+	r := csv.NewReader(bufio.NewReaderSize(f, 1<<16))
+	r.ReuseRecord = true
+	h, err := r.Read()
+	if err == io.EOF {
+		return fmt.Errorf("%s: empty (not even a header)", path)
+	}
 	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", path, err)
+		return fmt.Errorf("%s: %w", path, err)
 	}
-	if len(recs) == 0 {
-		return nil, nil, fmt.Errorf("%s: empty (not even a header)", path)
+	if err := head(append([]string(nil), h...)); err != nil {
+		return err
 	}
-	return recs[0], recs[1:], nil
+	for line := 2; ; line++ {
+		rec, err := r.Read()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+		if err := row(line, rec); err != nil {
+			return err
+		}
+	}
 }
 
 func column(head []string, name string) int {
@@ -86,21 +107,22 @@ func LoadRun(dir string) (*Run, error) {
 	}
 	ts := func(v float64) float64 { return v * r.TimeScale }
 	path := filepath.Join(dir, "jobs.csv")
-	head, rows, err := readCSV(path)
-	if err != nil {
-		return nil, err
-	}
-	c := func(n string) int { return column(head, n) }
-	iSub, iStart, iEnd, iProcs, iRun, iAlloc, iID := c("submission_time"), c("starting_time"), c("finish_time"), c("requested_number_of_resources"), c("execution_time"), c("allocated_resources"), c("job_id")
-	iBSLD := c("bounded_slowdown")
-	if iSub < 0 || iStart < 0 || iEnd < 0 || iProcs < 0 || iRun < 0 || iAlloc < 0 || iID < 0 {
-		return nil, fmt.Errorf("%s: not a gridsched jobs.csv (columns %v)", path, head)
-	}
+	var head []string
+	var iSub, iStart, iEnd, iProcs, iRun, iAlloc, iID, iBSLD int
 	lastSub := math.NaN()
 	maxNode := -1
-	for line, row := range rows {
+	err := eachCSV(path, func(h []string) error {
+		head = h
+		c := func(n string) int { return column(head, n) }
+		iSub, iStart, iEnd, iProcs, iRun, iAlloc, iID = c("submission_time"), c("starting_time"), c("finish_time"), c("requested_number_of_resources"), c("execution_time"), c("allocated_resources"), c("job_id")
+		iBSLD = c("bounded_slowdown")
+		if iSub < 0 || iStart < 0 || iEnd < 0 || iProcs < 0 || iRun < 0 || iAlloc < 0 || iID < 0 {
+			return fmt.Errorf("%s: not a gridsched jobs.csv (columns %v)", path, head)
+		}
+		return nil
+	}, func(line int, row []string) error {
 		if len(row) != len(head) {
-			return nil, fmt.Errorf("%s:%d: %d fields, the header has %d", path, line+2, len(row), len(head))
+			return fmt.Errorf("%s:%d: %d fields, the header has %d", path, line, len(row), len(head))
 		}
 		sub := ts(ParseFloat(row[iSub]))
 		size := ParseFloat(row[iProcs])
@@ -136,50 +158,79 @@ func LoadRun(dir string) (*Run, error) {
 				if b != "" {
 					hi, err2 = strconv.Atoi(b)
 				}
-				if err1 != nil || err2 != nil || hi < lo {
-					return nil, fmt.Errorf("%s:%d: allocated_resources: %q is not a node range", path, line+2, part)
+				if err1 != nil || err2 != nil || hi < lo || lo < 0 {
+					return fmt.Errorf("%s:%d: allocated_resources: %q is not a node range", path, line, part)
 				}
 				g.Nodes = append(g.Nodes, [2]int{lo, hi})
 				maxNode = max(maxNode, hi)
 			}
 			r.Gantt = append(r.Gantt, g)
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	r.Nodes = maxNode + 1
-	if sh, srows, err := readCSV(filepath.Join(dir, "series.csv")); err == nil {
-		it, iu, iq, ir := column(sh, "time"), column(sh, "utilization"), column(sh, "queued_jobs"), column(sh, "running_jobs")
-		if it >= 0 && iu >= 0 && iq >= 0 && ir >= 0 {
-			for _, row := range srows {
-				r.T = append(r.T, ts(ParseFloat(row[it])))
-				r.Util = append(r.Util, ParseFloat(row[iu]))
-				r.Queued = append(r.Queued, ParseFloat(row[iq]))
-				r.Running = append(r.Running, ParseFloat(row[ir]))
-			}
+	var it, iu, iq, ir int
+	sp := filepath.Join(dir, "series.csv")
+	err = eachCSV(sp, func(sh []string) error {
+		it, iu, iq, ir = column(sh, "time"), column(sh, "utilization"), column(sh, "queued_jobs"), column(sh, "running_jobs")
+		return nil
+	}, func(line int, row []string) error {
+		if it < 0 || iu < 0 || iq < 0 || ir < 0 {
+			return nil
 		}
+		if len(row) <= max(it, iu, iq, ir) {
+			return fmt.Errorf("%s:%d: %d fields", sp, line, len(row))
+		}
+		r.T = append(r.T, ts(ParseFloat(row[it])))
+		r.Util = append(r.Util, ParseFloat(row[iu]))
+		r.Queued = append(r.Queued, ParseFloat(row[iq]))
+		r.Running = append(r.Running, ParseFloat(row[ir]))
+		return nil
+	})
+	if err != nil && !os.IsNotExist(err) {
+		return nil, err
 	}
 	for _, sys := range system.All() {
 		for _, f := range sys.Files {
 			if f.Series == nil {
 				continue
 			}
-			sh, srows, err := readCSV(filepath.Join(dir, f.Name))
-			if err != nil {
-				continue // the folder is not this system's run
-			}
-			it := column(sh, f.Series.Time)
-			if it < 0 {
-				return nil, fmt.Errorf("%s: no %s column", filepath.Join(dir, f.Name), f.Series.Time)
-			}
+			fp := filepath.Join(dir, f.Name)
 			sf := SeriesFile{Name: f.Name, Columns: map[string][]float64{}, Figures: f.Series.Figures}
-			for line, row := range srows {
+			var sh []string
+			it := -1
+			cols := make([][]float64, 0)
+			err := eachCSV(fp, func(h []string) error {
+				sh = h
+				if it = column(sh, f.Series.Time); it < 0 {
+					return fmt.Errorf("%s: no %s column", fp, f.Series.Time)
+				}
+				cols = make([][]float64, len(sh))
+				return nil
+			}, func(line int, row []string) error {
 				if len(row) != len(sh) {
-					return nil, fmt.Errorf("%s:%d: %d fields, the header has %d", filepath.Join(dir, f.Name), line+2, len(row), len(sh))
+					return fmt.Errorf("%s:%d: %d fields, the header has %d", fp, line, len(row), len(sh))
 				}
 				sf.T = append(sf.T, ts(ParseFloat(row[it])))
-				for i, c := range sh {
+				for i := range sh {
 					if i != it {
-						sf.Columns[c] = append(sf.Columns[c], ParseFloat(row[i]))
+						cols[i] = append(cols[i], ParseFloat(row[i]))
 					}
+				}
+				return nil
+			})
+			if os.IsNotExist(err) {
+				continue // the folder is not this system's run
+			}
+			if err != nil {
+				return nil, err
+			}
+			for i, c := range sh {
+				if i != it {
+					sf.Columns[c] = cols[i]
 				}
 			}
 			r.Extra = append(r.Extra, sf)
@@ -260,6 +311,13 @@ func flatten(prefix string, v any, out map[string]string) {
 	default:
 		out[prefix] = fmt.Sprint(x)
 	}
+}
+
+// schedule is a run's jobs on the rows its charts draw (Slotted).
+type schedule struct {
+	jobs  []GanttJob
+	nodes int
+	note  string
 }
 
 // RunOptions choose what a run's section shows.
@@ -372,8 +430,11 @@ func RunsSection(runs []*Run, opt RunOptions) (Section, error) {
 			}
 		}
 	}
-	for _, r := range live {
+	scheds := make([]schedule, len(live))
+	for i, r := range live {
 		p := sanitizeName(r.Name)
+		sched := &scheds[i]
+		sched.jobs, sched.nodes, sched.note = Slotted(r.Gantt, r.Nodes)
 		if len(r.T) > 1 && len(live) == 1 {
 			if err := add(StepFigure(p+"-utilization", r.Name+": utilization over time", "utilization (fraction of processors)", []StepLine{{"", r.T, r.Util}}, opt.Window)); err != nil {
 				return sec, err
@@ -403,10 +464,10 @@ func RunsSection(runs []*Run, opt RunOptions) (Section, error) {
 			}
 		}
 		if len(r.Gantt) > 0 {
-			if err := add(GanttFigure(p+"-gantt", r.Name+": schedule (Gantt chart)", r.Gantt, r.Nodes, opt.Gantt)); err != nil {
+			if err := add(ganttFigure(p+"-gantt", r.Name+": schedule (Gantt chart)", sched.jobs, sched.nodes, sched.note, opt.Gantt)); err != nil {
 				return sec, err
 			}
-			if err := add(OverviewFigure(p+"-overview", r.Name+": the whole run (busy nodes)", r.Gantt, r.Nodes)); err != nil {
+			if err := add(overviewFigure(p+"-overview", r.Name+": the whole run (busy nodes)", sched.jobs, sched.nodes, sched.note)); err != nil {
 				return sec, err
 			}
 		}
@@ -418,7 +479,7 @@ func RunsSection(runs []*Run, opt RunOptions) (Section, error) {
 		}
 	}
 	if opt.Interactive && len(live) == 1 {
-		views, err := runViews(live[0], opt.Gantt)
+		views, err := runViews(live[0], scheds[0], opt.Gantt)
 		if err != nil {
 			return sec, err
 		}

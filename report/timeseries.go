@@ -134,6 +134,7 @@ func StepFigure(name, title, ylabel string, lines []StepLine, window float64) (F
 			continue
 		}
 		var pts plotter.XYs
+		isBand := false
 		span := [2]float64{l.T[0], l.T[len(l.T)-1]}
 		if len(l.T) <= 2*SeriesBuckets && window <= 0 {
 			pts = stepPoints(l.T, l.Y, div)
@@ -145,10 +146,10 @@ func StepFigure(name, title, ylabel string, lines []StepLine, window float64) (F
 				if err != nil {
 					return Figure{}, err
 				}
-				poly.Color = translucent(i, 60)
+				poly.Color = translucent(i, 40)
 				poly.LineStyle.Width = 0
 				p.Add(poly)
-				banded = true
+				banded, isBand = true, true
 			}
 			pts = mean
 		}
@@ -161,7 +162,9 @@ func StepFigure(name, title, ylabel string, lines []StepLine, window float64) (F
 		}
 		ln.Color = Color(i)
 		ln.Width = vg.Points(1)
-		ln.Dashes = dashes(i)
+		if !isBand {
+			ln.Dashes = dashes(i)
+		}
 		p.Add(ln)
 		spans[l.Name] = span
 		if l.Name != "" {

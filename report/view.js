@@ -34,6 +34,7 @@
     var full = [data.t0, data.t1], view = full.slice(), img = null, draws = 0;
     var M = { l: 62, r: 12, t: 12, b: 40 };
     if (kind === "gantt") {
+      data.jobs.forEach(function (j) { j[0] = data.t0 + j[0] * data.div; j[1] = data.t0 + j[1] * data.div; });
       img = new Image();
       img.onload = function () { draw(); };
       img.src = data.image;

@@ -122,7 +122,7 @@ func viewLineOf(name string, ts, ys []float64, t0, t1 float64) viewLine {
 
 // runViews builds the interactive views of one run: every time series
 // of the run (one figure at a time, chosen from a list) and the schedule.
-func runViews(r *Run, g GanttOptions) ([]View, error) {
+func runViews(r *Run, sched schedule, g GanttOptions) ([]View, error) {
 	var views []View
 	t0, t1 := math.Inf(1), math.Inf(-1)
 	span := func(ts []float64) {
@@ -168,7 +168,7 @@ func runViews(r *Run, g GanttOptions) ([]View, error) {
 		}
 	}
 	if len(r.Gantt) > 0 {
-		v, err := ganttView(r, g)
+		v, err := ganttView(r, sched.jobs, sched.nodes, sched.note, g)
 		if err != nil {
 			return nil, err
 		}
@@ -177,10 +177,10 @@ func runViews(r *Run, g GanttOptions) ([]View, error) {
 	return views, nil
 }
 
-func ganttView(r *Run, g GanttOptions) (View, error) {
-	o := occupancyOf(r.Gantt, r.Nodes, 256, 2000)
+func ganttView(r *Run, jobs []GanttJob, nodes int, slots string, g GanttOptions) (View, error) {
+	o := occupancyOf(jobs, nodes, 256, 2000)
 	var img bytes.Buffer
-	if err := png.Encode(&img, o.image()); err != nil {
+	if err := png.Encode(&img, o.image(1, 1)); err != nil {
 		return View{}, err
 	}
 	d := ganttData{T0: o.t0, T1: o.t1, Nodes: o.nodes, Rows: o.rows, Cols: o.cols, Total: len(r.Gantt), Colors: paletteHex(),
@@ -188,11 +188,11 @@ func ganttView(r *Run, g GanttOptions) (View, error) {
 	d.Div, d.Unit = timeScale(o.t1 - o.t0)
 	g = g.withDefaults()
 	g.MaxJobs = g.ViewJobs
-	sel, from, to, _ := ganttWindow(r.Gantt, g)
+	sel, from, to, _ := ganttWindow(jobs, g)
 	sort.SliceStable(sel, func(a, b int) bool { return sel[a].Start < sel[b].Start })
 	d.From, d.To = from, to
 	for _, j := range sel {
-		row := nums{j.Start, j.End}
+		row := nums{(j.Start - o.t0) / d.Div, (j.End - o.t0) / d.Div}
 		for _, nr := range j.Nodes {
 			row = append(row, float64(nr[0]), float64(nr[1]))
 		}
@@ -202,7 +202,7 @@ func ganttView(r *Run, g GanttOptions) (View, error) {
 	if err != nil {
 		return View{}, err
 	}
-	caption := "The schedule over the whole run: colour is the share of busy nodes (white idle, dark blue full); zoomed in, each job is a rectangle on its nodes."
+	caption := "The schedule over the whole run: colour is the share of busy nodes (white idle, dark blue full); zoomed in, each job is a rectangle on its nodes." + slots
 	if len(sel) < len(r.Gantt) {
 		caption += fmt.Sprintf(" Jobs are drawn for the %d of %d that run between %s and %s (report --view-jobs, --gantt-from and --gantt-to choose them); elsewhere the occupancy is shown.", len(sel), len(r.Gantt), durationText(from), durationText(to))
 	}
