@@ -374,10 +374,12 @@ type rowEnd struct {
 
 type endHeap []rowEnd
 
-func (h endHeap) Len() int           { return len(h) }
-func (h endHeap) Less(i, j int) bool { return h[i].end < h[j].end || h[i].end == h[j].end && h[i].row < h[j].row }
-func (h endHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
-func (h *endHeap) Push(x any)        { *h = append(*h, x.(rowEnd)) }
+func (h endHeap) Len() int { return len(h) }
+func (h endHeap) Less(i, j int) bool {
+	return h[i].end < h[j].end || h[i].end == h[j].end && h[i].row < h[j].row
+}
+func (h endHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
+func (h *endHeap) Push(x any)   { *h = append(*h, x.(rowEnd)) }
 func (h *endHeap) Pop() any {
 	old := *h
 	x := old[len(old)-1]

@@ -5,9 +5,9 @@ import (
 
 	"bufio"
 	"encoding/csv"
-	"io"
 	"encoding/json"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"

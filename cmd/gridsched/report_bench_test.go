@@ -104,7 +104,7 @@ func benchReport(b *testing.B, args ...string) {
 		n++
 	}
 	b.ReportMetric(float64(size)/1e6, "MB/report")
-	b.ReportMetric((processCPU() - cpu0).Seconds()/float64(n), "cpu-s/op")
+	b.ReportMetric((processCPU()-cpu0).Seconds()/float64(n), "cpu-s/op")
 }
 
 // BenchmarkReportCloud100k: the report of one 100,000-job cloud run.
