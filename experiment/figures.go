@@ -136,6 +136,31 @@ func (ax axes) collision(aggs []Agg) string {
 	return found[0]
 }
 
+// within is the layout for one panel: a series parameter that does not
+// vary among the panel's configurations does not name its lines.
+func (ax axes) within(aggs []Agg) axes {
+	vals := map[string]map[string]bool{}
+	for _, a := range aggs {
+		for _, k := range ax.series {
+			if vals[k] == nil {
+				vals[k] = map[string]bool{}
+			}
+			vals[k][a.Params[k]] = true
+		}
+	}
+	out := ax
+	out.varying = map[string]bool{}
+	for k, v := range ax.varying {
+		out.varying[k] = v
+	}
+	for _, k := range ax.series {
+		if k != "policy" && len(vals[k]) < 2 {
+			out.varying[k] = false
+		}
+	}
+	return out
+}
+
 // seriesName names a line by its series parameters.
 func (ax axes) seriesName(p map[string]string) string {
 	var parts []string
@@ -234,6 +259,7 @@ func sweepFigures(s *Spec, aggs []Agg) ([]report.Figure, error) {
 	var figs []report.Figure
 	for _, m := range s.Metrics {
 		for _, fc := range facets {
+			ax := ax.within(fc.aggs)
 			series, cats, pos := seriesOf(fc.aggs, m, ax)
 			if len(series) == 0 {
 				continue

@@ -314,6 +314,7 @@ func newReportCmd() *cobra.Command {
 	var out, formats string
 	var window, ganttFrom, ganttTo float64
 	var ganttJobs, ganttNodes, viewJobs int
+	var gridModel bool
 	cmd := &cobra.Command{
 		Use:   "report STORE.db|RUN_DIR|SIMULATE_DIR...",
 		Short: "Write an HTML report (with SVG, PNG or PDF figures) of result stores or simulation folders",
@@ -386,6 +387,13 @@ and panned with the mouse or the keyboard (a small script in the page).`,
 				stores = append(stores, store)
 			}
 			var extra []report.Section
+			if gridModel {
+				grid, err := report.GridModelSection(1)
+				if err != nil {
+					return err
+				}
+				extra = append(extra, grid)
+			}
 			if len(runs) > 0 {
 				// several runs share one section: overlaid CDFs, box plots
 				opt := report.RunOptions{Window: window, Interactive: len(runs) == 1,
@@ -421,6 +429,7 @@ and panned with the mouse or the keyboard (a small script in the page).`,
 	f.Float64Var(&ganttTo, "gantt-to", 0, "Gantt chart: end of the time window, seconds (default: the end of the run)")
 	f.IntVar(&ganttJobs, "gantt-jobs", report.GanttMaxJobs, "Gantt chart: at most this many jobs (the first to start in the window)")
 	f.IntVar(&ganttNodes, "gantt-nodes", report.GanttMaxNodes, "Gantt chart: at most this many nodes (the first)")
+	f.BoolVar(&gridModel, "grid-model", false, "also draw seed 004's grid workload model (figures 4–8), as reproduce does")
 	f.IntVar(&viewJobs, "view-jobs", report.ViewJobs, "interactive schedule of a single run: at most this many jobs drawn one by one (the first to start in the window)")
 	return cmd
 }
