@@ -1,7 +1,12 @@
 package report
 
 import (
+	"bytes"
+	"encoding/binary"
+	"image/png"
 	"math"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -209,5 +214,52 @@ func TestComparedRunsEndWhereTheyEnd(t *testing.T) {
 	}
 	if n != 2 {
 		t.Errorf("%d time-series figures, want utilization and queue", n)
+	}
+}
+
+// TestPublicationFormats (issue 29): every figure also as a PDF with its
+// fonts embedded and a PNG of 300 dpi at its width (1,050 pixels across a
+// 3.5 in column, with the resolution recorded in the file), byte-stable.
+func TestPublicationFormats(t *testing.T) {
+	dir := t.TempDir()
+	f, err := SweepFigure("f", Sweep{Title: "a figure for a paper", XLabel: "nodes", Metric: MetricInfo("mean_wait"),
+		Series: []Series{{Name: "easy", X: []float64{1, 2, 3}, Y: []float64{3, 2, 1}, Err: []float64{0.1, 0.2, 0.1}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	figs := []Figure{f}
+	if err := Render([]*Figure{&figs[0]}, Output{Dir: dir, Formats: []string{"pdf", "png"}}); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(figs[0].Files, []string{"pdf", "png"}) {
+		t.Errorf("files %v", figs[0].Files)
+	}
+	pdf, err := os.ReadFile(filepath.Join(dir, "f.pdf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.HasPrefix(pdf, []byte("%PDF-")) || !bytes.Contains(pdf, []byte("/FontFile2")) || !bytes.Contains(pdf, []byte("LiberationSans")) {
+		t.Errorf("the PDF does not embed its font (%d bytes)", len(pdf))
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "f.png"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := png.DecodeConfig(bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Width != 1050 || figs[0].Width != 252 {
+		t.Errorf("PNG %d px wide for a %g pt figure; want 1,050 px for 3.5 in (252 pt)", cfg.Width, figs[0].Width)
+	}
+	i := bytes.Index(b, []byte("pHYs"))
+	if i < 0 || binary.BigEndian.Uint32(b[i+4:]) != 11811 || b[i+12] != 1 {
+		t.Errorf("the PNG does not record 300 dpi (11,811 pixels per metre)")
+	}
+	if _, err := png.Decode(bytes.NewReader(b)); err != nil {
+		t.Errorf("the PNG with its pHYs chunk does not decode: %v", err)
+	}
+	if _, err := ParseFormats("svg,eps"); err == nil || !strings.Contains(err.Error(), `"eps"`) {
+		t.Errorf("an unknown format: %v", err)
 	}
 }

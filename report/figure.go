@@ -2,6 +2,8 @@ package report
 
 import (
 	"bytes"
+	"encoding/binary"
+	"hash/crc32"
 	"fmt"
 	"html/template"
 	"image/color"
@@ -426,6 +428,8 @@ func (f *frame) encode(format string, l layout) ([]byte, error) {
 	}
 	out := b.Bytes()
 	switch format {
+	case "png":
+		out = withDPI(out, PNGDPI)
 	case "pdf":
 		// The PDF writer stamps the wall clock; a figure must be the same
 		// bytes for the same data (same length, so offsets hold).
@@ -435,6 +439,28 @@ func (f *frame) encode(format string, l layout) ([]byte, error) {
 		out = svgFontFace.ReplaceAll(out, []byte(`font-family:'Liberation Sans',Arial,Helvetica,sans-serif;`))
 	}
 	return out, nil
+}
+
+// withDPI adds a pHYs chunk to a PNG saying its resolution, so that a
+// word processor or LaTeX places it at its size (3.5 in for a column)
+// rather than at 72 or 96 dpi.
+func withDPI(png []byte, dpi int) []byte {
+	const sig, ihdr = 8, 8 + 13 + 4 // the signature; IHDR: length, type, 13 bytes, CRC
+	if len(png) < sig+ihdr || string(png[12:16]) != "IHDR" {
+		return png
+	}
+	ppm := uint32(math.Round(float64(dpi) / 0.0254))
+	chunk := make([]byte, 0, 21)
+	chunk = binary.BigEndian.AppendUint32(chunk, 9)
+	chunk = append(chunk, "pHYs"...)
+	chunk = binary.BigEndian.AppendUint32(chunk, ppm)
+	chunk = binary.BigEndian.AppendUint32(chunk, ppm)
+	chunk = append(chunk, 1) // unit: the metre
+	chunk = binary.BigEndian.AppendUint32(chunk, crc32.ChecksumIEEE(chunk[4:]))
+	out := make([]byte, 0, len(png)+len(chunk))
+	out = append(out, png[:sig+ihdr]...)
+	out = append(out, chunk...)
+	return append(out, png[sig+ihdr:]...)
 }
 
 var svgPrologue = regexp.MustCompile(`(?s)^.*?(<svg)`)
