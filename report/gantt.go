@@ -226,10 +226,10 @@ func (o occupancy) image(fx, fy int) *image.NRGBA {
 	return img
 }
 
-// heat maps a busy share to a colour, white to the palette's dark blue,
-// in nine steps (0, 12.5 %, …, 100 %).
+// heat maps a busy share to a colour, white (idle) to the palette's dark
+// blue (full), in eight steps above idle: (0, 12.5 %], …, (87.5 %, 100 %].
 func heat(v float64) color.NRGBA {
-	v = math.Round(8*min(1, max(0, v))) / 8
+	v = math.Ceil(8*min(1, max(0, v))-1e-9) / 8
 	mix := func(a uint8) uint8 { return uint8(math.Round(255 - v*(255-float64(a)))) }
 	return color.NRGBA{mix(0x00), mix(0x40), mix(0x80), 0xFF}
 }
@@ -259,7 +259,7 @@ func overviewFigure(name, title string, jobs []GanttJob, nodes int, slots string
 	for _, v := range []float64{0, 0.25, 0.5, 0.75, 1} {
 		fr.add(fmt.Sprintf("%d%% busy", int(100*v)), swatch(heat(v)))
 	}
-	caption := fmt.Sprintf("All %d jobs: the share of busy nodes in each of %d node bands × %d time bins, in steps of 12.5%%.", len(jobs), o.rows, o.cols) + slots
+	caption := fmt.Sprintf("All %d jobs: the share of busy nodes in each of %d node bands × %d time bins, in steps of 12.5%% (white: idle).", len(jobs), o.rows, o.cols) + slots
 	return figure(name, title, caption, fr), nil
 }
 

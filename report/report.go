@@ -276,7 +276,7 @@ func SweepFigure(name string, sw Sweep) (Figure, error) {
 	}
 	if logY {
 		p.Y.Scale = plot.LogScale{}
-		p.Y.Tick.Marker = humanTicks{plot.LogTicks{Prec: -1}}
+		p.Y.Tick.Marker = logTicks{}
 		caption += " (logarithmic y axis)"
 	} else {
 		if !math.IsNaN(lo) && p.Y.Min < lo {
@@ -438,7 +438,7 @@ func pointChart(name string, sw Sweep, caption string) (Figure, error) {
 	wrapCategories(p, len(cats), fr.width)
 	if logY {
 		p.Y.Scale = plot.LogScale{}
-		p.Y.Tick.Marker = humanTicks{plot.LogTicks{Prec: -1}}
+		p.Y.Tick.Marker = logTicks{}
 	} else {
 		if !math.IsNaN(lo) && p.Y.Min < lo {
 			p.Y.Min = lo

@@ -117,7 +117,7 @@ func axisScale(a *plot.Axis, samples [][]float64) string {
 	}
 	if !nonPos {
 		a.Scale = plot.LogScale{}
-		a.Tick.Marker = humanTicks{plot.LogTicks{Prec: -1}}
+		a.Tick.Marker = logTicks{}
 		return "Logarithmic axis."
 	}
 	c := symLogThreshold(samples)
@@ -125,4 +125,43 @@ func axisScale(a *plot.Axis, samples [][]float64) string {
 	a.Tick.Marker = symLogTicks{C: c}
 	a.Min = math.Min(a.Min, 0)
 	return "Symmetric-log axis: linear from 0 to " + HumanNum(c) + ", logarithmic above, so that zero values are drawn and counted."
+}
+
+// logTicks labels a logarithmic axis at its powers of ten, and also at
+// 2× and 5× them when it spans fewer than three decades (so that an axis
+// from 1,000 to 60,000 does not read "10 k" alone); minor ticks at every
+// other integer multiple.
+type logTicks struct{}
+
+func (logTicks) Ticks(lo, hi float64) []plot.Tick {
+	if !(lo > 0) || !(hi > lo) {
+		return plot.LogTicks{Prec: -1}.Ticks(lo, hi)
+	}
+	few := math.Log10(hi/lo) < 3
+	var ts []plot.Tick
+	for p := math.Pow(10, math.Floor(math.Log10(lo))); p <= hi; p *= 10 {
+		for k := 1.0; k < 10; k++ {
+			v := k * p
+			if v < lo*(1-1e-9) || v > hi*(1+1e-9) {
+				continue
+			}
+			label := ""
+			if k == 1 || few && (k == 2 || k == 5) {
+				label = "x"
+			}
+			ts = append(ts, plot.Tick{Value: v, Label: label})
+		}
+	}
+	labelled := 0
+	for _, t := range ts {
+		if t.Label != "" {
+			labelled++
+		}
+	}
+	if labelled < 2 {
+		// under a decade and no power of ten inside: label the ends
+		ts = append(ts, plot.Tick{Value: lo, Label: "x"}, plot.Tick{Value: hi, Label: "x"})
+		sort.SliceStable(ts, func(i, j int) bool { return ts[i].Value < ts[j].Value })
+	}
+	return distinctLabels(ts)
 }
