@@ -19,6 +19,11 @@ type ReportOptions struct {
 	// figures are the paper's: seed 004's model figures); the others
 	// come last.
 	Extra []report.Section
+	// Exports: write each store's runs.csv and aggregate.csv next to it
+	// and the reproduction tables (reproduction-seedNNN.md) into the
+	// folder, as run, merge and reproduce do; without, only the page and
+	// its figures are written (gridsched report).
+	Exports bool
 }
 
 // seedNames name the papers of the built-in catalogue.
@@ -48,7 +53,14 @@ func WritePage(stores []*Store, dir string, o ReportOptions) (string, error) {
 	var aggs [][]Agg
 	for _, st := range stores {
 		out := filepath.Dir(st.Path) // exports sit next to their store
-		rows, s, err := Export(st, out)
+		var rows []Row
+		var s *Spec
+		var err error
+		if o.Exports {
+			rows, s, err = Export(st, out)
+		} else if s, err = st.StoredSpec(); err == nil {
+			rows, err = st.Rows()
+		}
 		if err != nil {
 			return "", err
 		}
@@ -56,7 +68,11 @@ func WritePage(stores []*Store, dir string, o ReportOptions) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		sec.Notes = append(sec.Notes, fmt.Sprintf("Exports: %s and %s in %s; result store %s.", RunsFile, AggregateFile, out, st.Path))
+		if o.Exports {
+			sec.Notes = append(sec.Notes, fmt.Sprintf("Exports: %s and %s in %s; result store %s.", RunsFile, AggregateFile, out, st.Path))
+		} else {
+			sec.Notes = append(sec.Notes, "Result store "+st.Path+".")
+		}
 		if s.Workload.Trace != "" {
 			sec.Notes = append(sec.Notes, "Traces are the Parallel Workloads Archive's cleaned versions (\"-cln\"), with fewer jobs than the original logs.")
 		}
@@ -64,9 +80,15 @@ func WritePage(stores []*Store, dir string, o ReportOptions) (string, error) {
 		secs = append(secs, sec)
 		aggs = append(aggs, Aggregate(rows, s.Metrics))
 	}
-	rts, err := reproductionTables(dir, specs, aggs)
-	if err != nil {
-		return "", err
+	var rts []ReproTable
+	if o.Exports {
+		var err error
+		rts, err = reproductionTables(dir, specs, aggs)
+		if err != nil {
+			return "", err
+		}
+	} else {
+		rts = ReproductionTables(specs, aggs)
 	}
 	summaries := map[string][]report.Table{}
 	for _, rt := range rts {
@@ -74,7 +96,10 @@ func WritePage(stores []*Store, dir string, o ReportOptions) (string, error) {
 			summaries[rt.Seed] = append(summaries[rt.Seed], SeedSummary(t))
 		}
 		full := rt.Table
-		full.Title = "Seed " + rt.Seed + ": every claim and number, ours against the paper's (also as reproduction-seed" + rt.Seed + ".md)"
+		full.Title = "Seed " + rt.Seed + ": every claim and number, ours against the paper's"
+		if o.Exports {
+			full.Title += " (also as reproduction-seed" + rt.Seed + ".md)"
+		}
 		summaries[rt.Seed+"/full"] = append(summaries[rt.Seed+"/full"], full)
 	}
 	page := report.Page{Title: o.Title, Sections: Curate(specs, secs, summaries, o.Extra)}

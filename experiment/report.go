@@ -207,7 +207,7 @@ func WriteOutputs(title string, stores []*Store, dir string, extra ...report.Sec
 // references it also writes, per seed, the reproduction table as
 // Markdown (reproduction-seedNNN.md in dir) and adds it to the report.
 func WriteReport(title string, stores []*Store, dir, file string, extra ...report.Section) (string, error) {
-	return WritePage(stores, dir, ReportOptions{Title: title, File: file, Extra: extra})
+	return WritePage(stores, dir, ReportOptions{Title: title, File: file, Extra: extra, Exports: true})
 }
 
 // reproductionTables writes, per seed, the reproduction table of every

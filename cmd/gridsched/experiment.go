@@ -588,7 +588,7 @@ GRIDSCHED_TRACES (default ../shared/traces).`,
 			if err != nil {
 				return err
 			}
-			path, err := experiment.WritePage(stores, out, experiment.ReportOptions{Title: title, File: file, Formats: fmts, Extra: extra})
+			path, err := experiment.WritePage(stores, out, experiment.ReportOptions{Title: title, File: file, Formats: fmts, Extra: extra, Exports: true})
 			if err != nil {
 				return err
 			}
