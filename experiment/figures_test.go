@@ -1,7 +1,6 @@
 package experiment
 
 import (
-	"fmt"
 	"regexp"
 	"slices"
 	"sort"
@@ -15,21 +14,28 @@ import (
 // fakeMetrics are two replications of every configuration of s, with a
 // value of every metric of the spec that differs between configurations.
 func fakeMetrics(s *Spec) []Row {
-	var rows []Row
-	for i, c := range s.Configs() {
-		params := map[string]string{}
-		for _, p := range c.Params {
-			params[p.Key] = FormatValue(p.Value)
+	return fakeRowsOf(s, func(i, r int) map[string]float64 {
+		m := map[string]float64{}
+		for k, name := range s.Metrics {
+			m[name] = 0.001 * float64(1+(7*i+3*k)%11+r)
 		}
-		for r := 0; r < 2; r++ {
-			m := map[string]float64{}
-			for k, name := range s.Metrics {
-				m[name] = 0.001 * float64(1+(7*i+3*k)%11+r)
-			}
-			rows = append(rows, Row{Key: fmt.Sprint(i, r), ConfigIndex: i, ConfigID: fmt.Sprint(i), Params: params, Rep: r, Metrics: m})
-		}
+		return m
+	})
+}
+
+// quickSection is the section of built-in experiment name at its quick
+// label, on fakeMetrics.
+func quickSection(t *testing.T, name string) (*Spec, report.Section) {
+	t.Helper()
+	s, err := LoadBuiltin(name, "quick")
+	if err != nil {
+		t.Fatal(err)
 	}
-	return rows
+	sec, err := SectionOf(s, fakeMetrics(s))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, sec
 }
 
 // builtinSpecs loads every built-in spec under every label it has.
@@ -125,14 +131,7 @@ func TestBuiltinAxisLabelsFromDefinitions(t *testing.T) {
 // reverses every trend.
 func TestSeed000LambdaIsAnInterval(t *testing.T) {
 	for _, n := range []string{"reservations-exp2", "reservations-osc-lambda"} {
-		s, err := LoadBuiltin(n, "quick")
-		if err != nil {
-			t.Fatal(err)
-		}
-		sec, err := SectionOf(s, fakeMetrics(s))
-		if err != nil {
-			t.Fatal(err)
-		}
+		_, sec := quickSection(t, n)
 		f := sec.Figures[0]
 		if !strings.Contains(f.XLabel, "mean interval λ between requests") || strings.Contains(f.XLabel, "rate") || !strings.HasSuffix(f.XLabel, "(s)") {
 			t.Errorf("%s: x axis %q", n, f.XLabel)
@@ -188,14 +187,7 @@ func TestCuratedReport(t *testing.T) {
 	var specs []*Spec
 	var secs []report.Section
 	for _, n := range []string{"reservations-exp2", "reservations-exp1", "lublin-load"} {
-		s, err := LoadBuiltin(n, "quick")
-		if err != nil {
-			t.Fatal(err)
-		}
-		sec, err := SectionOf(s, fakeMetrics(s))
-		if err != nil {
-			t.Fatal(err)
-		}
+		s, sec := quickSection(t, n)
 		specs, secs = append(specs, s), append(secs, sec)
 	}
 	summary := report.Table{Title: "verdicts", Columns: []string{"claim", "verdict"}, Rows: [][]string{{"c", "agrees"}}}

@@ -37,6 +37,12 @@ references:
 `
 
 func fakeRows(s *Spec) []Row {
+	return fakeRowsOf(s, func(i, r int) map[string]float64 { return map[string]float64{"mean_wait": float64(10*i + r)} })
+}
+
+// fakeRowsOf are two replications of every configuration of s, with the
+// metrics of configuration i, replication r.
+func fakeRowsOf(s *Spec, metrics func(i, r int) map[string]float64) []Row {
 	var rows []Row
 	for i, c := range s.Configs() {
 		params := map[string]string{}
@@ -44,8 +50,7 @@ func fakeRows(s *Spec) []Row {
 			params[p.Key] = FormatValue(p.Value)
 		}
 		for r := 0; r < 2; r++ {
-			rows = append(rows, Row{Key: fmt.Sprint(i, r), ConfigIndex: i, ConfigID: fmt.Sprint(i), Params: params, Rep: r,
-				Metrics: map[string]float64{"mean_wait": float64(10*i + r)}})
+			rows = append(rows, Row{Key: fmt.Sprint(i, r), ConfigIndex: i, ConfigID: fmt.Sprint(i), Params: params, Rep: r, Metrics: metrics(i, r)})
 		}
 	}
 	return rows

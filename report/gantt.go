@@ -2,7 +2,9 @@ package report
 
 import (
 	"container/heap"
+
 	"fmt"
+	"gonum.org/v1/plot"
 	"image"
 	"image/color"
 	"math"
@@ -110,13 +112,7 @@ func ganttFigure(name, title string, jobs []GanttJob, nodes int, slots string, o
 		nodes = opt.MaxNodes
 	}
 	div, unit := timeScale(t1 - t0)
-	ylabel := "node (index)"
-	if slots != "" {
-		ylabel = "row (resources reused)"
-	}
-	p := newPlot("time ("+unit+")", ylabel)
-	fr := newFrame(title, p)
-	fr.width = WideWidth
+	p, fr := schedulePlot(title, unit, slots)
 	p.Y.Min, p.Y.Max = 0, float64(max(nodes, 1))
 	p.X.Min, p.X.Max = t0/div, t1/div
 	for i, j := range sel {
@@ -139,6 +135,19 @@ func ganttFigure(name, title string, jobs []GanttJob, nodes int, slots string, o
 		}
 	}
 	return figure(name, title, caption, fr), nil
+}
+
+// schedulePlot is the plot of a schedule: time across, nodes (or, for
+// transient resources, the rows they share) up, a double column wide.
+func schedulePlot(title, unit, slots string) (*plot.Plot, *frame) {
+	ylabel := "node (index)"
+	if slots != "" {
+		ylabel = "row (resources reused)"
+	}
+	p := newPlot("time ("+unit+")", ylabel)
+	fr := newFrame(title, p)
+	fr.width = WideWidth
+	return p, fr
 }
 
 // occupancy is the share of each node bin's nodes busy in each time bin:
@@ -245,13 +254,7 @@ func OverviewFigure(name, title string, jobs []GanttJob, nodes int) (Figure, err
 func overviewFigure(name, title string, jobs []GanttJob, nodes int, slots string) (Figure, error) {
 	o := occupancyOf(jobs, nodes, 64, 500)
 	div, unit := timeScale(o.t1 - o.t0)
-	ylabel := "node (index)"
-	if slots != "" {
-		ylabel = "row (resources reused)"
-	}
-	p := newPlot("time ("+unit+")", ylabel)
-	fr := newFrame(title, p)
-	fr.width = WideWidth
+	p, fr := schedulePlot(title, unit, slots)
 	p.Add(plotter.NewImage(o.image(4, 640/o.rows), o.t0/div, 0, o.t1/div, float64(o.nodes)))
 	p.X.Min, p.X.Max = o.t0/div, o.t1/div
 	p.Y.Min, p.Y.Max = 0, float64(o.nodes)

@@ -239,16 +239,9 @@ func SweepFigure(name string, sw Sweep) (Figure, error) {
 		pts.Radius = vg.Points(2.5)
 		p.Add(line, pts)
 		if hasErr {
-			eb, err := plotter.NewYErrorBars(struct {
-				plotter.XYs
-				plotter.YErrors
-			}{xys, errs})
-			if err != nil {
+			if err := addErrorBars(p, xys, errs, c); err != nil {
 				return Figure{}, err
 			}
-			eb.Color = c
-			eb.CapWidth = vg.Points(4)
-			p.Add(eb)
 		}
 		names := make([]string, len(g))
 		for k, i := range g {
@@ -344,6 +337,21 @@ func points(s Series, off, lo, hi float64, logY bool) (plotter.XYs, plotter.YErr
 	return xys, errs, hasErr
 }
 
+// addErrorBars draws CI bars in colour c.
+func addErrorBars(p *plot.Plot, xys plotter.XYs, errs plotter.YErrors, c color.Color) error {
+	eb, err := plotter.NewYErrorBars(struct {
+		plotter.XYs
+		plotter.YErrors
+	}{xys, errs})
+	if err != nil {
+		return err
+	}
+	eb.Color = c
+	eb.CapWidth = vg.Points(4)
+	p.Add(eb)
+	return nil
+}
+
 // addRefs draws the paper's numbers as hollow triangles in the colour of
 // their series (black when the series is unknown) and adds one legend
 // entry; it returns how many it drew.
@@ -410,16 +418,9 @@ func pointChart(name string, sw Sweep, caption string) (Figure, error) {
 		sc.GlyphStyle = draw.GlyphStyle{Color: Color(i), Radius: vg.Points(3), Shape: Shape(i)}
 		p.Add(sc)
 		if hasErr {
-			eb, err := plotter.NewYErrorBars(struct {
-				plotter.XYs
-				plotter.YErrors
-			}{xys, errs})
-			if err != nil {
+			if err := addErrorBars(p, xys, errs, Color(i)); err != nil {
 				return Figure{}, err
 			}
-			eb.Color = Color(i)
-			eb.CapWidth = vg.Points(4)
-			p.Add(eb)
 		}
 		cats = append(cats, s.Name)
 	}
