@@ -57,7 +57,6 @@ details > summary { cursor: pointer; font-weight: 600; color: #333; }
 </head>
 <body>
 <h1>{{.Title}}</h1>
-{{range .Intro}}<p>{{.}}</p>{{end}}
 {{if .Links}}<ul>{{range .Links}}<li><a href="{{.Href}}">{{.Text}}</a></li>{{end}}</ul>{{end}}
 {{if gt (len .Sections) 1}}<nav><ul>{{range $i, $s := .Sections}}<li><a href="#s{{$i}}">{{$s.Title}}</a></li>{{end}}</ul></nav>{{end}}
 {{range $i, $s := .Sections}}

@@ -105,7 +105,6 @@ type Section struct {
 type Page struct {
 	Title    string
 	Links    []Link // other reports (the index of reproduce)
-	Intro    []string
 	Sections []Section
 }
 

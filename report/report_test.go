@@ -148,18 +148,13 @@ func TestCIBarsStayInPhysicalRange(t *testing.T) {
 	}
 }
 
-func TestHumanNumAndWrap(t *testing.T) {
+func TestHumanNum(t *testing.T) {
 	for v, want := range map[float64]string{1250000: "1.25 M", 2500: "2500", 12500: "12.5 k", 0.25: "0.25", 0: "0", 3e-5: "3.00e-05"} {
 		if got := HumanNum(v); got != want {
 			t.Errorf("HumanNum(%g) = %q, want %q", v, got, want)
 		}
 	}
-	w := Wrap("Seed 002, figures 8–9: makespan (node selection and trace, a long title)", 30)
-	for _, l := range strings.Split(w, "\n") {
-		if len([]rune(l)) > 30 {
-			t.Errorf("line %q longer than 30", l)
-		}
-	}
+
 }
 
 // TestEmptyRunSaysNoJobs: a run without jobs gives a note, not a panic.

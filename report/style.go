@@ -147,27 +147,6 @@ func (f fixedTicks) Ticks(lo, hi float64) []plot.Tick {
 	return distinctLabels(ts)
 }
 
-// Wrap breaks s into lines of at most n characters at spaces.
-func Wrap(s string, n int) string {
-	var lines []string
-	line := ""
-	for _, w := range strings.Fields(s) {
-		if line != "" && len([]rune(line))+1+len([]rune(w)) > n {
-			lines = append(lines, line)
-			line = w
-			continue
-		}
-		if line != "" {
-			line += " "
-		}
-		line += w
-	}
-	if line != "" {
-		lines = append(lines, line)
-	}
-	return strings.Join(lines, "\n")
-}
-
 var (
 	svgColour = regexp.MustCompile(`(?i)(fill|stroke|stop-color|color)\s*[:=]\s*"?\s*([^;"\s>]+)`)
 	hexColour = regexp.MustCompile(`^#([0-9A-Fa-f]{3}|[0-9A-Fa-f]{6})$`)
