@@ -154,7 +154,6 @@ func TestHumanNum(t *testing.T) {
 			t.Errorf("HumanNum(%g) = %q, want %q", v, got, want)
 		}
 	}
-
 }
 
 // TestEmptyRunSaysNoJobs: a run without jobs gives a note, not a panic.
