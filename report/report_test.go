@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"gonum.org/v1/plot/vg"
 )
 
 // TestFiguresAreByteStable: the same data gives byte-identical SVG and
@@ -222,5 +224,30 @@ func TestGanttWindowForLargeRuns(t *testing.T) {
 	}
 	if !strings.Contains(f.Caption, fmt.Sprintf("first %d of %d", GanttMaxJobs, GanttMaxJobs+50)) {
 		t.Errorf("caption: %q", f.Caption)
+	}
+}
+
+// TestWrapWidthFits: measured wrapping keeps every line within its width,
+// breaking inside a word only when the word alone is wider.
+func TestWrapWidthFits(t *testing.T) {
+	sty := textStyle(titleSize, "title")
+	w := vg.Points(120)
+	for _, s := range []string{
+		"Seed 003: the ALF lease threshold (figures 2–3): mean response time",
+		"{backlog: 0.3, cpu: 0.3, queue: 0.3, speed: 0.1}",
+		"easy-unstable-fig89-mean_qos-trace-SDSC-BLUE-2000-4-2-cln-first1250",
+	} {
+		got := wrapWidth(sty, s, w)
+		for _, l := range strings.Split(got, "\n") {
+			if sty.Width(l) > w {
+				t.Errorf("%q: line %q is %v wide, more than %v", s, l, sty.Width(l), w)
+			}
+		}
+		if strings.Join(strings.Fields(strings.ReplaceAll(got, "\n", "")), "") != strings.Join(strings.Fields(s), "") {
+			t.Errorf("%q wrapped to %q: text lost", s, got)
+		}
+	}
+	if got := wrapWidth(sty, "short title", w); got != "short title" {
+		t.Errorf("a short title was wrapped: %q", got)
 	}
 }
