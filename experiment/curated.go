@@ -50,7 +50,7 @@ func SeedTitle(seed string) string {
 func WritePage(stores []*Store, dir string, o ReportOptions) (string, error) {
 	var specs []*Spec
 	var secs []report.Section
-	var aggs [][]Agg
+	var exps []Experiment
 	for _, st := range stores {
 		out := filepath.Dir(st.Path) // exports sit next to their store
 		var rows []Row
@@ -59,7 +59,9 @@ func WritePage(stores []*Store, dir string, o ReportOptions) (string, error) {
 		if o.Exports {
 			rows, s, err = Export(st, out)
 		} else if s, err = st.StoredSpec(); err == nil {
-			rows, err = st.Rows()
+			if rows, err = st.Rows(); err == nil {
+				rows = s.PairedRows(rows)
+			}
 		}
 		if err != nil {
 			return "", err
@@ -76,29 +78,36 @@ func WritePage(stores []*Store, dir string, o ReportOptions) (string, error) {
 		if s.Workload.Trace != "" {
 			sec.Notes = append(sec.Notes, "Traces are the Parallel Workloads Archive's cleaned versions (\"-cln\"), with fewer jobs than the original logs.")
 		}
+		e := Experiment{Spec: s, Data: NewRowsData(rows), Info: AggInfoOf(st, s)}
+		if o.Exports {
+			if e, err = writeAggregates(st, s, rows, filepath.Join(dir, AggregatesDir)); err != nil {
+				return "", err
+			}
+		}
 		specs = append(specs, s)
 		secs = append(secs, sec)
-		aggs = append(aggs, Aggregate(rows, s.Metrics))
+		exps = append(exps, e)
 	}
 	var rts []ReproTable
 	if o.Exports {
 		var err error
-		rts, err = reproductionTables(dir, specs, aggs)
-		if err != nil {
+		if rts, err = writeReproduction(dir, exps); err != nil {
 			return "", err
 		}
 	} else {
-		rts = ReproductionTables(specs, aggs)
+		rts = ReproductionTables(exps)
 	}
 	summaries := map[string][]report.Table{}
 	for _, rt := range rts {
-		if t := claimSummary(rt.Seed, specs, aggs); len(t.Rows) > 0 {
-			summaries[rt.Seed] = append(summaries[rt.Seed], SeedSummary(t))
+		shown, rest := SeedSummary(rt)
+		summaries[rt.Seed] = append(summaries[rt.Seed], shown)
+		if len(rest.Rows) > 0 {
+			summaries[rt.Seed+"/full"] = append(summaries[rt.Seed+"/full"], rest)
 		}
 		full := rt.Table
 		full.Title = "Seed " + rt.Seed + ": every claim and number, ours against the paper's"
 		if o.Exports {
-			full.Title += " (also as reproduction-seed" + rt.Seed + ".md)"
+			full.Title += " (also as reproduction-seed" + rt.Seed + ".md, with the points behind each verdict)"
 		}
 		summaries[rt.Seed+"/full"] = append(summaries[rt.Seed+"/full"], full)
 	}
@@ -114,14 +123,46 @@ func WritePage(stores []*Store, dir string, o ReportOptions) (string, error) {
 	return path, page.WriteFile(path)
 }
 
-// SeedSummary is the verdict block shown first in a seed's section: the
-// given verdict table (the verdict engine's per-seed summary), titled
-// for the page.
-func SeedSummary(t report.Table) report.Table {
-	if t.Title == "" {
-		t.Title = "Verdicts"
+// SeedSummary is the verdict block a seed's section opens with, the
+// page's form of the summary that opens the seed's doc
+// (ReproTable.Summary): each claim with its place in the paper, the
+// paper's words, what our runs show (the relative effects, per reading)
+// and the verdict, under a title that counts the verdicts. The first
+// SummaryRows claims are shown; the rest are returned to be folded.
+func SeedSummary(rt ReproTable) (shown, rest report.Table) {
+	cols := []string{"where", "claim", "paper", "ours", "verdict"}
+	runs := 0
+	for _, e := range rt.Experiments {
+		runs += e.Info.Runs
 	}
-	return t
+	shown = report.Table{Title: fmt.Sprintf("Seed %s: what our runs say, claim by claim (%s scale, %d runs). %s", rt.Seed, scaleName(rt.Scale), runs, rt.tally()), Columns: cols}
+	rest = report.Table{Title: fmt.Sprintf("Seed %s: the other claims", rt.Seed), Columns: cols}
+	for i, r := range rt.Claims {
+		c := r.Claim
+		var effects []string
+		for _, o := range r.Outcomes {
+			e := o.Effect
+			if len(r.Outcomes) > 1 {
+				e = o.Reading + ": " + e
+			}
+			effects = append(effects, e)
+		}
+		claim := c.Claim
+		if c.Inferred {
+			claim += " (inferred)"
+		}
+		paper := c.Paper
+		if paper == "" {
+			paper = "–"
+		}
+		row := []string{c.Source, claim, paper, strings.Join(effects, "; "), r.Verdict}
+		if i < SummaryRows {
+			shown.Rows = append(shown.Rows, row)
+		} else {
+			rest.Rows = append(rest.Rows, row)
+		}
+	}
+	return shown, rest
 }
 
 // Curate arranges sweep sections (secs[i] of specs[i]) into the page a
@@ -179,13 +220,13 @@ func Curate(specs []*Spec, secs []report.Section, summaries map[string][]report.
 		fold.Tables = append(append(fold.Tables, sec.Lead...), sec.Tables...)
 		var what []string
 		if n := len(fold.Figures); n > 0 {
-			what = append(what, plural(n, "more figure"))
+			what = append(what, fmt.Sprintf("%d more %s", n, plural(n, "figure", "figures")))
 		}
 		if shown > 0 {
 			what = append(what, fmt.Sprintf("%d shown above", shown))
 		}
 		if len(fold.Tables) > 0 {
-			what = append(what, plural(len(fold.Tables), "table"))
+			what = append(what, fmt.Sprintf("%d %s", len(fold.Tables), plural(len(fold.Tables), "table", "tables")))
 		}
 		fold.Summary = sec.Title
 		if len(what) > 0 {
@@ -234,16 +275,9 @@ func Curate(specs []*Spec, secs []report.Section, summaries map[string][]report.
 			g.Figures = append(g.Figures, p.f)
 		}
 		if full := summaries[seed+"/full"]; len(full) > 0 {
-			g.Folds = append(g.Folds, report.Fold{Summary: "Every claim and paper number of seed " + seed + " (reproduction table)", Tables: full})
+			g.Folds = append(g.Folds, report.Fold{Summary: "Every claim and paper number of seed " + seed + " (the reproduction table)", Tables: full})
 		}
 		out = append(out, *g)
 	}
 	return append(out, rest...)
-}
-
-func plural(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	return fmt.Sprintf("%d %ss", n, what)
 }

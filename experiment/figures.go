@@ -240,8 +240,10 @@ func paperFigures(s *Spec) map[string]cite {
 			out[metric] = c
 		}
 	}
-	for _, c := range s.Claims {
-		note(c.Metric, c.Source)
+	for i := range s.Claims {
+		for _, m := range s.Claims[i].MetricNames() {
+			note(m, s.Claims[i].Source)
+		}
 	}
 	for _, r := range s.References {
 		note(r.Metric, r.Source)
@@ -426,8 +428,7 @@ func refsOf(s *Spec, m string, ax axes, fc facet, pos map[string]float64) []repo
 			}
 		}
 		// and our runs have the metric there: no paper marker beside no
-		// data of ours (cloud-gang-cpe's best-fit cells: its AFCFS
-		// best-fit runs carry no cpe; scripts/cloud-tables.py pairs them)
+		// data of ours
 		has := false
 		for j := range fc.aggs {
 			has = has || fc.aggs[j].N > 0 && r.matches(&fc.aggs[j])
