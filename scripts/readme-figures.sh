@@ -4,14 +4,14 @@
 #
 #   scripts/readme-figures.sh          quick scale: runs `gridsched reproduce --quick`
 #                                      (minutes; it resumes whatever an earlier call
-#                                      finished) into ${OUT:-results/reproduce-quick},
-#                                      copies one figure per seed and the generated
-#                                      reproduction tables (docs/reproduction/).
+#                                      finished) into ${OUT:-results/reproduce-quick}
+#                                      and copies one figure per seed.
 #   scripts/readme-figures.sh STORES   from the result stores in the folder STORES, one
 #                                      sub-folder per experiment as `reproduce` writes
 #                                      them (for example a paper-scale reproduction):
 #                                      draws them with `gridsched report` and runs
-#                                      nothing; copies the figures only.
+#                                      nothing.
+# (The reproduction tables under docs/reproduction/ come from `gridsched verdicts`.)
 set -eu
 cd "$(dirname "$0")/.."
 GS=${GRIDSCHED:-go run ./cmd/gridsched}
@@ -49,8 +49,3 @@ echo "$FIGS" | while IFS=: read -r from to; do
 	cp "$SRC/$from.png" "docs/figures/$to.png"
 	echo "docs/figures/$to.png <- $from"
 done
-if [ $# -eq 0 ]; then
-	# The reproduction tables (generated from the same stores) for docs/.
-	mkdir -p docs/reproduction
-	for f in "$OUT"/reproduction-seed*.md; do cp "$f" docs/reproduction/; echo "docs/reproduction/$(basename "$f")"; done
-fi
