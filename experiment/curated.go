@@ -19,10 +19,11 @@ type ReportOptions struct {
 	// figures are the paper's: seed 004's model figures); the others
 	// come last.
 	Extra []report.Section
-	// Exports: write each store's runs.csv and aggregate.csv next to it
-	// and the reproduction tables (reproduction-seedNNN.md) into the
-	// folder, as run, merge and reproduce do; without, only the page and
-	// its figures are written (gridsched report).
+	// Exports: write each store's runs.csv, aggregate.csv and provenance
+	// next to it, and the compact aggregates and reproduction tables
+	// (reproduction-seedNNN.md) into the folder, as run, merge and
+	// reproduce do; without, only the page and its figures are written
+	// (gridsched report).
 	Exports bool
 }
 
@@ -71,10 +72,11 @@ func WritePage(stores []*Store, dir string, o ReportOptions) (string, error) {
 			return "", err
 		}
 		if o.Exports {
-			sec.Notes = append(sec.Notes, fmt.Sprintf("Exports: %s and %s in %s; result store %s.", RunsFile, AggregateFile, out, st.Path))
+			sec.Notes = append(sec.Notes, fmt.Sprintf("Exports: %s, %s and %s in %s; result store %s.", RunsFile, AggregateFile, ProvenanceFile, out, st.Path))
 		} else {
 			sec.Notes = append(sec.Notes, "Result store "+st.Path+".")
 		}
+		sec.Notes = append(sec.Notes, ProvenanceOf(st, s.Name, rows).Note())
 		if s.Workload.Trace != "" {
 			sec.Notes = append(sec.Notes, "Traces are the Parallel Workloads Archive's cleaned versions (\"-cln\"), with fewer jobs than the original logs.")
 		}

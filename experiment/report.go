@@ -54,6 +54,7 @@ func Export(st *Store, dir string) ([]Row, *Spec, error) {
 	}{
 		{RunsFile, func(w io.Writer) error { return WriteRuns(w, rows) }},
 		{AggregateFile, func(w io.Writer) error { return WriteAggregate(w, Aggregate(rows, s.Metrics)) }},
+		{ProvenanceFile, func(w io.Writer) error { return WriteProvenance(w, ProvenanceOf(st, s.Name, rows)) }},
 	} {
 		if err := writeAtomic(filepath.Join(dir, f.name), f.write); err != nil {
 			return nil, nil, err
