@@ -59,6 +59,7 @@ func init() {
 		Section:      "external",
 		NewParams:    func() any { return &Params{} },
 		Prepare:      prepare,
+		MaybeFiles:   true, // the command's words: a script named is an input
 		Flags:        flags,
 		Policies:     []system.Policy{{Name: Name, Description: "the scheduler of the external section (simulate --scheduler CMD): any program that speaks the decision protocol on its standard input and output"}},
 		NeedsSection: true,

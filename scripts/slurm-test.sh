@@ -4,12 +4,14 @@
 # munge; no systemd: daemons started directly and stopped by pid file),
 # submit a small sweep as an array job with 'gridsched slurm --submit',
 # and check that the merged results equal a single-machine run of the same
-# spec, byte for byte. Needs root (it installs packages and writes
+# spec, byte for byte. The work folder's path and the spec's name hold a
+# space and shell characters, which the generated scripts must pass
+# through intact (issue 25). Needs root (it installs packages and writes
 # /etc/slurm/slurm.conf). Settings: ../shared/reference/slurm.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
-WORK=$(mktemp -d /tmp/gridsched-slurm.XXXXXX)
+WORK=$(mktemp -d "/tmp/gridsched slurm;\$(x).XXXXXX")
 STARTED=()
 
 cleanup() {
@@ -87,16 +89,18 @@ say "node state: ${state:-none}"
 # The sweep
 go build -o "$WORK/gridsched" ./cmd/gridsched
 # The Python EASY over the decision protocol runs in the array tasks too
-# (its runs equal easy's).
-cat > "$WORK/spec.yaml" <<SPEC
-name: slurm-test
+# (its runs equal easy's): a copy of the package beside the spec, whose
+# command names its file relative to the spec's folder.
+cp -r "$ROOT/python" "$WORK/python"
+cat > "$WORK/spec.yaml" <<'SPEC'
+name: "slurm test $(touch PWNED)"
 workload:
   model: lublin
   params: {nodes: 64}
   jobs: 3000
 platform: {nodes: 64}
 policies: [fcfs, easy, conservative, external]
-external: {command: "python3 $ROOT/python/examples/easy.py"}
+external: {command: "python3 python/examples/easy.py"}
 grid:
   workload.params.arrival_scale: [0.8, 1.2]
 replications: {count: 4}
@@ -124,6 +128,10 @@ for f in runs.csv aggregate.csv; do
 		exit 1
 	fi
 done
+if find "$WORK" "$ROOT" -maxdepth 2 -name PWNED 2>/dev/null | grep -q .; then
+	say "a generated script ran a command from the spec's name"
+	exit 1
+fi
 say "3 array tasks + merge on Slurm equal the single-machine run ($(($(wc -l < "$WORK/single/runs.csv") - 1)) runs)"
 # The external scheduler's runs have easy's metrics (same replication seeds, same jobs).
 python3 - "$WORK/slurm/merged/runs.csv" <<'CHECK' || { say "external runs differ from easy's"; exit 1; }

@@ -57,6 +57,8 @@ var ErrRunFailed = errors.New("run failed")
 type Policy struct {
 	Name        string
 	Description string
+	// NeedsSection: (a node selection) it needs its system's section.
+	NeedsSection bool
 }
 
 // Metric describes a metric for sweeps, axes and verdicts.
@@ -180,6 +182,10 @@ type System struct {
 	// read only afterwards). resolve finds a file named in the parameters
 	// (relative to the spec). Nil: the parameters as decoded.
 	Prepare func(params any, resolve func(string) string) (any, error)
+	// MaybeFiles: Prepare asks resolve about words that may name no file
+	// (a command line's words): only those found are the experiment's
+	// input files, hashed and checked (the others are no error).
+	MaybeFiles bool
 	// Platform, if set, gives the platform a prepared section defines
 	// (nil: none).
 	Platform func(prepared any) *model.Platform
@@ -370,7 +376,7 @@ func PolicyGroups() []PolicyGroup {
 	classic := PolicyGroup{System: "classic", Description: "the foundation's batch policies"}
 	for _, n := range policy.Names() {
 		if _, ok := Owner(n); !ok {
-			classic.Policies = append(classic.Policies, Policy{n, policy.Describe(n)})
+			classic.Policies = append(classic.Policies, Policy{Name: n, Description: policy.Describe(n)})
 		}
 	}
 	out := []PolicyGroup{classic}
@@ -408,6 +414,23 @@ func CheckNodeSelection(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown node selection %q (known: %s)", name, strings.Join(NodeSelectionNames(), ", "))
+}
+
+// CheckNodeSelectionWith is CheckNodeSelection, and also refuses a node
+// selection that needs its system's section when hasSection says the
+// run has none (u without an instability model), before anything runs.
+func CheckNodeSelectionWith(name string, hasSection func(key string) bool) error {
+	if err := CheckNodeSelection(name); err != nil {
+		return err
+	}
+	for _, s := range All() {
+		for _, p := range s.NodeSelections {
+			if p.Name == name && p.NeedsSection && !hasSection(s.Section) {
+				return fmt.Errorf("node selection %s needs the %s section (%s)", name, s.Section, s.Description)
+			}
+		}
+	}
+	return nil
 }
 
 // MetricInfo describes a metric; an unknown one gets its key as name,
