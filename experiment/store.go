@@ -636,7 +636,7 @@ func (st *Store) InsertBatch(runs []Run, metrics []map[string]float64) error {
 		}
 	}
 	for _, r := range runs {
-		if !st.mayHaveFailures() {
+		if !st.mayHaveFailures(tx) {
 			break
 		}
 		// A run that failed before and succeeds now is no longer failed.
@@ -687,11 +687,12 @@ func (st *Store) RecordFailure(r Run, reason error) error {
 
 // mayHaveFailures says whether the failures table may hold a run (read
 // once: the common store has none, and its inserts skip the delete).
-func (st *Store) mayHaveFailures() bool {
+// tx is the commit's transaction (it holds the store's one connection).
+func (st *Store) mayHaveFailures(tx *sql.Tx) bool {
 	if st.failed == 0 {
 		st.failed = -1
 		var n int
-		if st.db.QueryRow(`SELECT count(*) FROM failures`).Scan(&n) == nil && n > 0 {
+		if tx.QueryRow(`SELECT count(*) FROM failures`).Scan(&n) == nil && n > 0 {
 			st.failed = 1
 		}
 	}
