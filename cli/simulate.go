@@ -17,6 +17,7 @@ import (
 
 	"github.com/gridsched/gridsched/engine"
 	"github.com/gridsched/gridsched/experiment"
+	"github.com/gridsched/gridsched/external"
 	"github.com/gridsched/gridsched/internal/buildinfo"
 	"github.com/gridsched/gridsched/output"
 	"github.com/gridsched/gridsched/simulate"
@@ -135,6 +136,9 @@ run through one. The Python package's examples are schedulers of this kind.`,
 				return inputError(err)
 			}
 			has := func(k string) bool { _, ok := cfg.Sections[k]; return ok }
+			if cfg.Policy == external.Name && !has("external") {
+				return usagef("--policy external: needs --scheduler CMD, the scheduler's command line (docs/protocol.md)")
+			}
 			if err := system.CheckPolicy(cfg.Policy, has); err != nil {
 				return usageError(fmt.Errorf("--policy: %w", err))
 			}
@@ -345,8 +349,18 @@ func simulateProvenance(cfg *simulate.Config, modelConfig string) (map[string]an
 	for _, k := range sortedSectionKeys(cfg.Sections) {
 		var files []string
 		system.Prepare(map[string]any{k: system.CloneParams(cfg.Sections[k])}, func(f string) string { files = append(files, f); return f })
+		sys, _ := system.BySection(k)
 		for _, f := range files {
-			if err := add(k, f); err != nil {
+			if sys != nil && sys.MaybeFiles {
+				if st, err := os.Stat(f); err != nil || st.IsDir() {
+					continue // a word that names no file (an external scheduler's python3)
+				}
+			}
+			role := k
+			if _, dup := inputs[role]; dup {
+				role = k + ":" + f // a second file of the section (a scheduler's script and its data)
+			}
+			if err := add(role, f); err != nil {
 				return nil, err
 			}
 		}

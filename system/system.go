@@ -332,7 +332,11 @@ func CheckPolicy(name string, hasSection func(key string) bool) error {
 			return fmt.Errorf("unknown %s policy %q (known: %s)", s.Name, name, strings.Join(names, ", "))
 		}
 		if s.NeedsSection && !hasSection(s.Section) {
-			return fmt.Errorf("%s needs a %s section (%s)", name, s.Section, s.Description)
+			article := "a"
+			if strings.ContainsRune("aeiou", rune(s.Section[0])) {
+				article = "an"
+			}
+			return fmt.Errorf("%s needs %s %s section (%s)", name, article, s.Section, s.Description)
 		}
 		return nil
 	}
