@@ -18,13 +18,19 @@ import (
 // and error, blanks collapsed) and an error with its standard error when
 // it fails.
 func run(args ...string) (string, error) {
+	text, _, err := runStatus(args...)
+	return text, err
+}
+
+// runStatus is run with the exit status.
+func runStatus(args ...string) (string, int, error) {
 	var out, errb bytes.Buffer
 	code := cli.Run(args, &out, &errb)
 	text := strings.Join(strings.Fields(out.String()+errb.String()), " ")
 	if code != 0 {
-		return text, errors.New(errb.String())
+		return text, code, errors.New(errb.String())
 	}
-	return text, nil
+	return text, 0, nil
 }
 
 func needPython(t *testing.T) {
@@ -124,9 +130,17 @@ metrics: [mean_wait]
 	path := filepath.Join(dir, "spec.yaml")
 	os.WriteFile(path, []byte(spec), 0o644)
 	out := filepath.Join(dir, "out")
-	msg, err := run("run", path, "--out", out, "--quiet")
+	msg, code, err := runStatus("run", path, "--out", out, "--quiet")
 	if err == nil || !strings.Contains(msg+err.Error(), "2 runs failed") || !strings.Contains(err.Error(), "not fixed yet") {
 		t.Fatalf("want 2 failed runs, got %v\n%s", err, msg)
+	}
+	if code != 4 {
+		t.Errorf("exit status %d, want 4 (a run failed for a reason of its own)", code)
+	}
+	// simulate with that scheduler: its error, the same status.
+	msg, code, err = runStatus("simulate", "--policy", "external", "--scheduler", "python3 "+filepath.Join(dir, "sched.py"), "--jobs", "20")
+	if err == nil || code != 4 || !strings.Contains(err.Error(), "not fixed yet") {
+		t.Errorf("simulate with a crashing scheduler: status %d, %v\n%s", code, err, msg)
 	}
 	if !strings.Contains(msg, "2 runs done now") {
 		t.Errorf("the easy runs were not done: %s", msg)
