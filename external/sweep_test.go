@@ -146,3 +146,46 @@ func TestRunForKill(t *testing.T) {
 	p, jobs := testCase(t, 50)
 	runExternal(p, jobs, helperCommand("sleepfile="+pidfile, "sleep=2"))
 }
+
+// TestSchedulerScriptIsAnInput: a file the scheduler's command names next
+// to the spec is one of the experiment's inputs (hashed: a resume after
+// an edit is refused like one after a trace changed); the interpreter
+// and the other words are no files and no error.
+func TestSchedulerScriptIsAnInput(t *testing.T) {
+	dir := t.TempDir()
+	script := filepath.Join(dir, "sched.py")
+	os.WriteFile(script, []byte("print('v1')\n"), 0o644)
+	spec := `name: external-input
+workload: {model: lublin, params: {nodes: 32}, jobs: 50}
+platform: {nodes: 32}
+policies: [external]
+external: {command: 'python3 sched.py --verbose'}
+replications: {count: 1}
+seed: 1
+metrics: [mean_wait]
+`
+	path := filepath.Join(dir, "spec.yaml")
+	os.WriteFile(path, []byte(spec), 0o644)
+	s, err := experiment.Load(path, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.CheckFiles(); err != nil {
+		t.Fatalf("CheckFiles: %v", err)
+	}
+	before, err := s.Inputs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(before) != 1 || before[0].Role != "external" || before[0].Name != "sched.py" || before[0].Path != script || len(before[0].SHA256) != 64 {
+		t.Fatalf("inputs %+v: want sched.py only", before)
+	}
+	os.WriteFile(script, []byte("print('v2')\n"), 0o644)
+	after, err := s.Inputs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after[0].SHA256 == before[0].SHA256 {
+		t.Error("an edited script keeps its hash")
+	}
+}
