@@ -52,11 +52,12 @@ func usageError(err error) error {
 func usagef(format string, args ...any) error { return usageError(fmt.Errorf(format, args...)) }
 
 // inputError marks err as bad input (exit status 3), unless it is
-// already classified or is a simulation engine's refusal of a policy's
-// plan (a bug: internal).
+// already classified, is a simulation engine's refusal of a policy's
+// plan (a bug: internal) or a run's own failure (an external scheduler:
+// 4).
 func inputError(err error) error {
 	var se *statusError
-	if err == nil || errors.As(err, &se) || errors.Is(err, engine.ErrInvalidPlan) {
+	if err == nil || errors.As(err, &se) || errors.Is(err, engine.ErrInvalidPlan) || errors.Is(err, system.ErrRunFailed) {
 		return err
 	}
 	return &statusError{exitInput, err}
@@ -71,11 +72,11 @@ func exitStatus(err error) int {
 	if errors.As(err, &se) {
 		return se.code
 	}
+	if errors.Is(err, system.ErrRunFailed) {
+		return exitRunFailed // an external scheduler's invalid action too: its fault, not gridsched's
+	}
 	if errors.Is(err, engine.ErrInvalidPlan) {
 		return exitInternal
-	}
-	if errors.Is(err, system.ErrRunFailed) {
-		return exitRunFailed
 	}
 	// cobra's own errors: an unknown command (the others are classified
 	// where they arise, see classifyUsage).

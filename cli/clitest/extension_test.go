@@ -35,6 +35,16 @@ func TestExtensionModule(t *testing.T) {
 	if err != nil || !bytes.Contains(out, []byte(`"policy": "largest-first"`)) || !bytes.Contains(out, []byte(`"completed": 300`)) {
 		t.Fatalf("simulate --policy largest-first: %v\n%s", err, out)
 	}
+	// --policy's help names it; the code identity is the executable's
+	// (the module's own code is in no embedded source).
+	out, err = exec.Command(bin, "simulate", "--help").CombinedOutput()
+	if err != nil || !bytes.Contains(out, []byte("largest-first")) {
+		t.Errorf("simulate --help does not name largest-first: %v\n%s", err, out)
+	}
+	out, err = exec.Command(bin, "version").CombinedOutput()
+	if err != nil || !bytes.Contains(out, []byte("code identity exe:")) {
+		t.Errorf("version: want the executable's hash as code identity: %v\n%s", err, out)
+	}
 	dir := t.TempDir()
 	spec := filepath.Join(dir, "spec.yaml")
 	os.WriteFile(spec, []byte(`name: mine

@@ -138,9 +138,8 @@ metrics: [mean_wait]
 		t.Errorf("exit status %d, want 4 (a run failed for a reason of its own)", code)
 	}
 	// simulate with that scheduler: its error, the same status.
-	msg, code, err = runStatus("simulate", "--policy", "external", "--scheduler", "python3 "+filepath.Join(dir, "sched.py"), "--jobs", "20")
-	if err == nil || code != 4 || !strings.Contains(err.Error(), "not fixed yet") {
-		t.Errorf("simulate with a crashing scheduler: status %d, %v\n%s", code, err, msg)
+	if smsg, code, err := runStatus("simulate", "--policy", "external", "--scheduler", "python3 "+filepath.Join(dir, "sched.py"), "--jobs", "20"); err == nil || code != 4 || !strings.Contains(err.Error(), "not fixed yet") {
+		t.Errorf("simulate with a crashing scheduler: status %d, %v\n%s", code, err, smsg)
 	}
 	if !strings.Contains(msg, "2 runs done now") {
 		t.Errorf("the easy runs were not done: %s", msg)
