@@ -3,6 +3,8 @@ package cli
 import (
 	"bufio"
 	"database/sql"
+	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gridsched/gridsched/engine"
 	"github.com/gridsched/gridsched/experiment"
 	"github.com/gridsched/gridsched/internal/buildinfo"
 	"github.com/gridsched/gridsched/system"
@@ -66,6 +69,8 @@ func TestExitStatuses(t *testing.T) {
 		{exitInput, []string{"run", filepath.Join(dir, "missing.yaml")}},
 		{exitInput, []string{"run", spec, "--out", filepath.Join(dir, "ok"), "--quiet"}}, // the store exists
 		{exitInternal, []string{"report", damaged, "--out", filepath.Join(dir, "r")}},
+		{exitUsage, []string{"simulate", "--policy", "external"}}, // no --scheduler
+		{exitRunFailed, []string{"simulate", "--jobs", "20", "--policy", "external", "--scheduler", "no-such-scheduler-gridsched"}},
 	} {
 		code, _, e := status(c.args...)
 		if code != c.want {
@@ -73,7 +78,7 @@ func TestExitStatuses(t *testing.T) {
 		}
 	}
 	_, help, _ := status("--help")
-	for _, want := range []string{"Exit status: 0 success; 1 internal failure", "2 usage error", "3 bad", "130 interrupted"} {
+	for _, want := range []string{"Exit status: 0 success; 1 internal failure", "2 usage error", "3 bad", "4 a run failed for a reason of its own", "130 interrupted"} {
 		if !strings.Contains(strings.Join(strings.Fields(help), " "), want) {
 			t.Errorf("--help lacks %q", want)
 		}
@@ -81,6 +86,20 @@ func TestExitStatuses(t *testing.T) {
 	_, v, _ := status("--version")
 	if !strings.HasPrefix(v, "gridsched ") || !strings.Contains(v, "code identity "+buildinfo.Identity()) {
 		t.Errorf("--version: %q", v)
+	}
+}
+
+// TestRunFailureStatus: a run's own failure (system.ErrRunFailed) exits
+// with 4 even when it wraps the engine's refusal of a plan (an external
+// scheduler's invalid action), which alone is a bug (1).
+func TestRunFailureStatus(t *testing.T) {
+	invalid := fmt.Errorf("job 3: %w", engine.ErrInvalidPlan)
+	if got := exitStatus(invalid); got != exitInternal {
+		t.Errorf("an invalid plan: %d, want %d", got, exitInternal)
+	}
+	scheduler := errors.Join(invalid, system.ErrRunFailed)
+	if got := exitStatus(inputError(scheduler)); got != exitRunFailed {
+		t.Errorf("an external scheduler's invalid action: %d, want %d", got, exitRunFailed)
 	}
 }
 
