@@ -102,14 +102,18 @@ func ordered(v *engine.View, j *engine.Job, dst engine.Alloc, sc *scratch, key f
 	if need > 0 {
 		return dst, false
 	}
-	// Allocations list nodes in increasing order; each node gives what it
-	// gave in list order (the last node taken may give part of its idle
-	// processors).
+	return addPicked(dst, picked), true
+}
+
+// addPicked lists the picked nodes in increasing order (as allocations
+// do); each node gives what it gave in list order (the last node taken
+// may give part of its idle processors).
+func addPicked(dst engine.Alloc, picked []nodeTake) engine.Alloc {
 	slices.SortFunc(picked, func(a, b nodeTake) int { return a.n - b.n })
 	for _, p := range picked {
 		dst = dst.Add(p.n, p.take)
 	}
-	return dst, true
+	return dst
 }
 
 // KeepMargin is how many nodes ordered keeps beyond twice the nodes the
@@ -205,6 +209,9 @@ var _ policy.NodeSelector = ByU{}
 
 func (s ByU) Select(v *engine.View, j *engine.Job, dst engine.Alloc) (engine.Alloc, bool) {
 	s.S.grow(v.NumNodes())
+	if s.S.tracking {
+		return s.S.indexed(v, j, dst, keyU)
+	}
 	return ordered(v, j, dst, &s.S.sc, func(n int) (float64, float64) { return -s.S.U[n], 0 })
 }
 
@@ -219,6 +226,9 @@ var _ policy.NodeSelector = ByExpected{}
 
 func (s ByExpected) Select(v *engine.View, j *engine.Job, dst engine.Alloc) (engine.Alloc, bool) {
 	s.S.grow(v.NumNodes())
+	if s.S.tracking {
+		return s.S.indexed(v, j, dst, keyExpected)
+	}
 	return ordered(v, j, dst, &s.S.sc, func(n int) (float64, float64) {
 		sp := v.Node(n)
 		return (1 - sp.Stability) * sp.Delay, -s.S.U[n] // higher u first
