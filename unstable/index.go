@@ -26,7 +26,7 @@ type nodeIndex struct {
 	present []bool
 	pending []int32 // nodes to re-key and insert before the next selection
 	queued  []bool  // node is in pending
-	taken   []int32 // scratch: nodes a selection took out
+	taken   []int32 // nodes the last selection took out
 }
 
 const (
@@ -95,9 +95,34 @@ func (x *nodeIndex) better(a, b int32) int32 {
 	return min(a, b)
 }
 
-// fix recomputes the winners above node n.
+// fix recomputes the winners above node n (after a change of its keys).
 func (x *nodeIndex) fix(n int) {
 	for i := (x.leaves + n) >> 1; i >= 1; i >>= 1 {
+		x.win[i] = x.better(x.win[2*i], x.win[2*i+1])
+	}
+}
+
+// insert makes node n present with its current keys. Above the first
+// entry that n does not win nothing changes.
+func (x *nodeIndex) insert(n int) {
+	x.present[n] = true
+	for i := (x.leaves + n) >> 1; i >= 1; i >>= 1 {
+		w := x.better(x.win[2*i], x.win[2*i+1])
+		if w == x.win[i] {
+			return
+		}
+		x.win[i] = w
+	}
+}
+
+// remove makes node n absent. Above the first entry that n did not win
+// nothing changes.
+func (x *nodeIndex) remove(n int) {
+	x.present[n] = false
+	for i := (x.leaves + n) >> 1; i >= 1; i >>= 1 {
+		if x.win[i] != int32(n) {
+			return
+		}
 		x.win[i] = x.better(x.win[2*i], x.win[2*i+1])
 	}
 }
@@ -114,7 +139,7 @@ func (x *nodeIndex) build(v *engine.View, s *State, mode int) {
 	x.win = make([]int32, 2*x.leaves)
 	x.k, x.k2 = make([]float64, n), make([]float64, n)
 	x.present, x.queued = make([]bool, n), make([]bool, n)
-	x.pending = x.pending[:0]
+	x.pending, x.taken = x.pending[:0], x.taken[:0]
 	for i := 0; i < x.leaves; i++ {
 		x.win[x.leaves+i] = -1
 		if i < n {
@@ -128,51 +153,54 @@ func (x *nodeIndex) build(v *engine.View, s *State, mode int) {
 	}
 }
 
-// sync brings the index up to date before a selection.
+// sync brings the index up to date before a selection: the nodes the
+// last selection took that are still idle (the job did not start, or
+// took part of a node) go back, the marked nodes are re-keyed and
+// inserted.
 func (x *nodeIndex) sync(v *engine.View, s *State, mode int) {
 	if x.mode != mode || x.size != v.NumNodes() {
 		x.build(v, s, mode)
 		return
 	}
+	for _, n := range x.taken {
+		if !x.present[n] && v.NodeFree(int(n)) > 0 {
+			x.insert(int(n))
+		}
+	}
+	x.taken = x.taken[:0]
 	for _, n := range x.pending {
 		x.queued[n] = false
 		x.key(v, s, int(n))
-		x.present[n] = true
-		x.fix(int(n))
+		if x.present[n] {
+			x.fix(int(n))
+		} else {
+			x.insert(int(n))
+		}
 	}
 	x.pending = x.pending[:0]
 }
 
 // take gives j the idle processors of the first idle nodes in the order,
-// as ordered does, and leaves the index as it found it but for the busy
-// nodes it dropped.
+// as ordered does. It removes the nodes it takes (the next sync puts
+// back those still idle) and the busy nodes it meets.
 func (x *nodeIndex) take(v *engine.View, j *engine.Job, dst engine.Alloc, sc *scratch) (engine.Alloc, bool) {
 	need := j.Procs
 	picked := sc.picked[:0]
-	taken := x.taken[:0]
 	for need > 0 {
 		n := x.win[1]
 		if n < 0 {
 			break
 		}
-		x.present[n] = false
-		x.fix(int(n))
+		x.remove(int(n))
 		free := v.NodeFree(int(n))
 		if free == 0 {
 			continue // busy since it was inserted: dropped
 		}
-		taken = append(taken, n)
+		x.taken = append(x.taken, n)
 		take := min(need, free)
 		picked = append(picked, nodeTake{int(n), take})
 		need -= take
 	}
-	// The taken nodes go back: the policy may not start the job, and a
-	// node it did fill is dropped by a later selection.
-	for _, n := range taken {
-		x.present[n] = true
-		x.fix(int(n))
-	}
-	x.taken = taken
 	sc.picked = picked
 	if need > 0 {
 		return dst, false
