@@ -27,9 +27,12 @@ type Cache struct {
 	// have each key (expect, finished).
 	generated map[string]*generatedEntry
 	users     map[string]int
-	// generations counts the workloads generated for expected runs
-	// (tests check that sharers generate once).
+	// generations counts the workloads generated for runs, shared or
+	// not (tests check that sharers generate once).
 	generations atomic.Int64
+	// own: every run generates its own workload, as outside a sweep
+	// (tests compare a sweep with and without sharing).
+	own bool
 }
 
 // generatedEntry is one generated workload (fitted to its platform),
@@ -62,6 +65,9 @@ func sharedKey(r Run) string {
 // a workload generated for one of them is kept until the last run that
 // shares it has finished (finished), then dropped.
 func (c *Cache) expect(runs []Run) {
+	if c.own {
+		return
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.users == nil {
@@ -77,7 +83,10 @@ func (c *Cache) finished(r Run) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	k := sharedKey(r)
-	if c.users[k]--; c.users[k] <= 0 {
+	if c.users[k] == 0 {
+		return // not expected (the cache generates its own workloads)
+	}
+	if c.users[k]--; c.users[k] == 0 {
 		delete(c.users, k)
 		delete(c.generated, k)
 	}
@@ -98,6 +107,7 @@ func (c *Cache) generate(r Run, res *resolvedEntry, cfg *simulate.Config) (*work
 	}
 	c.mu.Unlock()
 	if e == nil {
+		c.generations.Add(1)
 		return generate(res, cfg)
 	}
 	own := cfg.Platform
@@ -109,9 +119,10 @@ func (c *Cache) generate(r Run, res *resolvedEntry, cfg *simulate.Config) (*work
 	if e.err != nil {
 		return nil, nil, e.err
 	}
-	if own == nil {
-		cfg.Platform = e.cfgPlat // what generate set
+	if own != nil {
+		return e.w, own, nil // this run's own platform (same shape as the shared one's)
 	}
+	cfg.Platform = e.cfgPlat // what generate set
 	return e.w, e.plat, nil
 }
 

@@ -58,6 +58,9 @@ type Estimate struct {
 // runs per worker, at least 8.
 func SampleRuns(workers int) int { return max(8, 2*workers) }
 
+// newSweepCache makes a sweep's cache (tests observe it).
+var newSweepCache = NewCache
+
 // Summary tells what a sweep did.
 type Summary struct {
 	Configs, Ran, AlreadyDone int
@@ -81,7 +84,7 @@ func Sweep(s *Spec, st *Store, o Options) (Summary, error) {
 	if err != nil {
 		return sum, err
 	}
-	cache := NewCache()
+	cache := newSweepCache()
 	gc := newGCTuner(o.Workers)
 	defer gc.restore()
 	ex := &executor{s: s, st: st, o: o, cache: cache, gc: gc}

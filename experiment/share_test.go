@@ -2,6 +2,8 @@ package experiment
 
 import (
 	"fmt"
+	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 )
@@ -96,4 +98,66 @@ func allRuns(s *Spec) []Run {
 		}
 	}
 	return runs
+}
+
+// TestSweepGeneratesOncePerReplication: a sweep, as the command runs it,
+// generates each replication's workload once for all its policies (6
+// generations for the 12 runs of small: 2 arrival scales × 3
+// replications × 2 policies), with or without the estimate's sample run
+// first and with a pairing base; and its exports are byte for byte those
+// of the same sweep in which every run generates its own (12
+// generations, 18 with the pairing base's). An adaptive sweep (rounds of runs) exports the same
+// with and without sharing and generates less than once per run.
+func TestSweepGeneratesOncePerReplication(t *testing.T) {
+	var caches []*Cache
+	share := true
+	newSweepCache = func() *Cache {
+		c := NewCache()
+		c.own = !share
+		caches = append(caches, c)
+		return c
+	}
+	defer func() { newSweepCache = NewCache }()
+	sweepOnce := func(s *Spec, o Options, sharing bool) (string, int64) {
+		t.Helper()
+		share, caches = sharing, nil
+		p := filepath.Join(t.TempDir(), "s.db")
+		sweep(t, s, p, o)
+		if len(caches) != 1 {
+			t.Fatalf("%d caches for one sweep", len(caches))
+		}
+		return exports(t, p, s.Metrics), caches[0].generations.Load()
+	}
+	pairing := "pairing: {base: fcfs, relative: [{name: rel_wait, metric: mean_wait}]}\n"
+	// Without sharing, every run generates, and so does its pairing
+	// base's simulation (the 6 easy runs).
+	for _, c := range []struct {
+		doc string
+		own int64
+	}{{small, 12}, {small + pairing, 18}} {
+		s := mustParse(t, c.doc, "")
+		want, n := sweepOnce(s, Options{Workers: 2}, false)
+		if n != c.own {
+			t.Fatalf("without sharing: %d generations, want %d", n, c.own)
+		}
+		for _, o := range []Options{{Workers: 1}, {Workers: 2}, {Workers: 3, Estimate: func(Estimate) {}}} {
+			got, n := sweepOnce(s, o, true)
+			if n != 6 {
+				t.Errorf("workers %d, sample %v: %d generations, want 6 (one per replication)", o.Workers, o.Estimate != nil, n)
+			}
+			if got != want {
+				t.Errorf("workers %d, sample %v: exports with sharing differ from those without:\n%s\nvs\n%s", o.Workers, o.Estimate != nil, got, want)
+			}
+		}
+	}
+	doc := strings.Replace(small, "replications: {count: 3}", "replications: {min: 3, max: 12, metric: mean_wait, rel_halfwidth: 0.02}", 1)
+	s := mustParse(t, doc, "")
+	want, own := sweepOnce(s, Options{Workers: 2}, false)
+	got, shared := sweepOnce(s, Options{Workers: 2}, true)
+	if got != want {
+		t.Errorf("adaptive: exports with sharing differ from those without:\n%s\nvs\n%s", got, want)
+	}
+	if runs := int64(strings.Count(want, "\n")); shared >= own || own < 12 {
+		t.Errorf("adaptive: %d generations shared, %d own (export of %d lines)", shared, own, runs)
+	}
 }
