@@ -11,18 +11,25 @@ import (
 	"github.com/gridsched/gridsched/engine"
 	"github.com/gridsched/gridsched/gen"
 	"github.com/gridsched/gridsched/model"
+	"github.com/gridsched/gridsched/rrg"
 )
 
 // TestInvariants (seed 000, §2–§3.1) on random workloads: no two jobs on
 // a resource at once; every admitted reservation runs inside its window
 // (et ≤ start, end ≤ lt) — none fails without resource failures; the
-// total preemption cost equals Σ w·pt over the interrupted tasks.
+// total preemption cost equals Σ w·pt over the interrupted tasks. Then
+// the same workload with one resource failing at a random time (§2.5,
+// figure 2), DRRM under both re-planning rules (rrg.Replan) and SRRM:
+// every reservation that fails, fails at the failure (a survivor of
+// figure 2's rule is always bound when its window opens), no job runs on
+// the failed resource after it, and the rest of the invariants hold.
 func TestInvariants(t *testing.T) {
-	admitted, preempting, refused := 0, 0, 0
+	admitted, preempting, refused, failed := 0, 0, 0, 0
 	defer func() {
-		// The cases must exercise admission, refusal and preemption.
-		if admitted < 100 || preempting < 20 || refused < 20 {
-			t.Errorf("weak test: %d admitted, %d preempting, %d refused", admitted, preempting, refused)
+		// The cases must exercise admission, refusal, preemption and
+		// failures.
+		if admitted < 100 || preempting < 20 || refused < 20 || failed < 20 {
+			t.Errorf("weak test: %d admitted, %d preempting, %d refused, %d failed by a resource failure", admitted, preempting, refused, failed)
 		}
 	}()
 	rapid.Check(t, func(rt *rapid.T) {
@@ -51,7 +58,98 @@ func TestInvariants(t *testing.T) {
 		old := New(SRRMMinCost, 7)
 		old.pred = PredictRunning
 		checkPolicy(rt, old, p, jobs)
+		slack := New(SRRMMinCost, 7)
+		slack.pred, slack.atStart = PredictRunningSlack, true
+		checkPolicy(rt, slack, p, jobs)
+		back := New(DRRM, 7)
+		back.requeueBack = true
+		checkPolicy(rt, back, p, jobs)
+
+		horizon := 0.0
+		for _, j := range jobs {
+			if !math.IsNaN(j.WindowEnd) {
+				horizon = max(horizon, j.WindowEnd)
+			}
+		}
+		f := &nodeFailure{node: rapid.IntRange(0, nres-1).Draw(rt, "failed node"), at: float64(rapid.IntRange(0, 100).Draw(rt, "failure at (% of horizon)")) / 100 * horizon}
+		for _, c := range []struct {
+			m      Mechanism
+			replan rrg.Replan
+		}{{DRRM, rrg.ReplanLiteral}, {DRRM, rrg.ReplanOwnDegree}, {SRRMRandom, 0}, {SRRMMinCost, 0}} {
+			pol := New(c.m, 7)
+			pol.replan = c.replan
+			checkFailure(rt, pol, p, jobs, f)
+			failed += pol.failedN
+		}
 	})
+}
+
+// nodeFailure is one resource failing for good at a time.
+type nodeFailure struct {
+	node int
+	at   float64
+}
+
+// checkFailure runs pol with resource f.node failing at f.at and checks
+// that no job runs on it afterwards, that every admitted reservation
+// either completes inside its window on a capable resource or fails at
+// the failure instant (never later: a reservation kept by figure 2's rule
+// is bound when its window opens), that no two jobs share a resource and
+// that every task completes.
+func checkFailure(rt *rapid.T, pol *Policy, p *model.Platform, jobs []model.Job, f *nodeFailure) {
+	m := pol.mech
+	e := engine.New(p, jobs, pol, engine.Options{})
+	e.FailNode(f.at, f.node, true)
+	if err := e.Run(); err != nil {
+		rt.Fatalf("%s: %v", m, err)
+	}
+	what := fmt.Sprintf("%s (replan %s), resource %d failing at %g", m, pol.replan, f.node, f.at)
+	type iv struct{ a, b float64 }
+	busy := map[int][]iv{}
+	for _, j := range e.Jobs() {
+		if IsReservation(j) {
+			r := pol.byJob[j.Index]
+			if r == nil {
+				continue
+			}
+			if j.State != engine.Completed {
+				if !r.failed || r.failedAt != f.at {
+					rt.Fatalf("%s: admitted reservation %d ended %s (failed %v at %g), not at the failure", what, j.ID, j.State, r.failed, r.failedAt)
+				}
+				continue
+			}
+			if j.Start < j.WindowStart-1e-9 || j.End > j.WindowEnd+1e-9 {
+				rt.Fatalf("%s: reservation %d ran %g–%g outside its window %g–%g", what, j.ID, j.Start, j.End, j.WindowStart, j.WindowEnd)
+			}
+			if lv := p.Nodes[j.Alloc[0].First].Capability; lv < j.Level {
+				rt.Fatalf("%s: reservation %d (level %d) ran on a node of level %d", what, j.ID, j.Level, lv)
+			}
+		} else if j.State != engine.Completed && len(p.Nodes) > 1 {
+			// (With one resource, its failure leaves the tasks nowhere.)
+			rt.Fatalf("%s: task %d ended %s", what, j.ID, j.State)
+		}
+		if !math.IsNaN(j.Start) {
+			r := int(j.Alloc[0].First)
+			if r == f.node && j.End > f.at && j.State == engine.Completed {
+				rt.Fatalf("%s: job %d ran %g–%g on the failed resource", what, j.ID, j.Start, j.End)
+			}
+			busy[r] = append(busy[r], iv{j.Start, j.End})
+		}
+	}
+	for r, ivs := range busy {
+		sort.Slice(ivs, func(a, b int) bool { return ivs[a].a < ivs[b].a })
+		for k := 1; k < len(ivs); k++ {
+			if ivs[k].a < ivs[k-1].b-1e-9 && ivs[k-1].b > ivs[k-1].a {
+				rt.Fatalf("%s: resource %d runs two jobs at once: %v and %v", what, r, ivs[k-1], ivs[k])
+			}
+		}
+	}
+	if pol.bindFailed != 0 {
+		rt.Fatalf("%s: %d reservations kept after the failure found no resource when their window opened", what, pol.bindFailed)
+	}
+	if x := pol.Extra(); pol.failedN > 0 && x["failed"] != float64(pol.failedN) {
+		rt.Fatalf("%s: failed metric %g, %d failed", what, x["failed"], pol.failedN)
+	}
 }
 
 // TestInvariantsTrace: the same invariants on trace-derived workloads
