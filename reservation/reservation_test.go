@@ -643,3 +643,148 @@ func resvJob(id int64, submit, et, lt, dur float64) model.Job {
 	r.Queue, r.WindowStart, r.WindowEnd, r.Level, r.Estimate = gen.TypeReservation, et, lt, 1, dur
 	return r
 }
+
+// TestRequeueReading (seed 000 §2: an interrupted task restarts "在合适的
+// 时间", at a suitable time — the paper does not say where it goes in its
+// queue). One resource; a 100 s task A, then a 10 s task B queued at 0; a
+// reservation for [5, 10] lasting 5 (no slack) preempts A at 5. Restarted
+// first in its queue (front), A runs 10–110 and B 110–120; sent to the
+// back, B runs 10–20 and A 20–120. TPC is 5 either way.
+func TestRequeueReading(t *testing.T) {
+	jobs := []model.Job{taskJob(1, 0, 100, 100), taskJob(2, 0, 10, 10), resvJob(3, 0, 5, 10, 5)}
+	for _, c := range []struct {
+		back       bool
+		aAt, bAt   float64
+		aEnd, bEnd float64
+	}{{false, 10, 110, 110, 120}, {true, 20, 10, 120, 20}} {
+		for _, m := range []Mechanism{DRRM, SRRMRandom, SRRMMinCost} {
+			pol := New(m, 1)
+			pol.requeueBack = c.back
+			e := engine.New(resources(1), jobs, pol, engine.Options{})
+			if err := e.Run(); err != nil {
+				t.Fatal(err)
+			}
+			js := e.Jobs()
+			if js[0].Start != c.aAt || js[0].End != c.aEnd || js[1].Start != c.bAt || js[1].End != c.bEnd || pol.Extra()["tpc"] != 5 {
+				t.Errorf("%s, back %v: A %g–%g, B %g–%g, %v; want A %g–%g, B %g–%g, TPC 5", m, c.back, js[0].Start, js[0].End, js[1].Start, js[1].End, pol.Extra(), c.aAt, c.aEnd, c.bAt, c.bEnd)
+			}
+		}
+	}
+}
+
+// TestPredictRunningSlack (seed 000 §3.1, m_schedule; the predictor that
+// sees only the task running at admission, and the request's slack).
+// Resource 0 (w = 2) runs a 14 s task, resource 1 (w = 1) a 30 s task,
+// each followed by a 100 s task. A request made at 1 for [10, 20] lasting
+// 5 (latest start 15), booked at its window start 10. Looking at the
+// running tasks alone, resource 0 costs 2 · 10 and resource 1 costs 10:
+// resource 1, where the 30 s task is preempted at 10 (TPC 10). Knowing the
+// slack, resource 0's task ends at 14 ≤ 15 (cost 0): the reservation
+// waits for it and starts at 14 on resource 0, preempting nothing.
+func TestPredictRunningSlack(t *testing.T) {
+	p := resources(2)
+	p.Nodes[0].Cost = 2
+	jobs := []model.Job{taskJob(1, 0, 14, 14), taskJob(2, 1, 30, 30), taskJob(3, 0, 100, 100), taskJob(4, 1, 100, 100), resvJob(5, 1, 10, 20, 5)}
+	for _, c := range []struct {
+		pred  Predictor
+		res   string
+		start float64
+		tpc   float64
+	}{{PredictRunning, "1", 10, 10}, {PredictRunningSlack, "0", 14, 0}} {
+		pol := New(SRRMMinCost, 1)
+		pol.pred, pol.atStart = c.pred, true
+		e := engine.New(p, jobs, pol, engine.Options{})
+		if err := e.Run(); err != nil {
+			t.Fatal(err)
+		}
+		j := e.Jobs()[4]
+		if ex := pol.Extra(); j.State != engine.Completed || j.Alloc.String() != c.res || j.Start != c.start || ex["tpc"] != c.tpc {
+			t.Errorf("predictor %s: reservation %s on %q at %g, %v; want resource %s at %g, TPC %g", c.pred, j.State, j.Alloc, j.Start, ex, c.res, c.start, c.tpc)
+		}
+	}
+}
+
+// TestPreemptionConcentration: the concentration metrics. Resource 0
+// (4 CPUs) runs a 1,000 s task L, resource 1 (2 CPUs) a task S of
+// expected runtime 500 s; twelve quad reservations (exactly a 4-CPU node)
+// for [10i, 10i + 2], lasting 2 (no slack), preempt L twelve times (at
+// 10 after 10 s, then each time after 8 s: cost 10 + 11 · 8 = 98); one
+// dual reservation for [50, 52] preempts S once (cost 50). So 2 tasks
+// preempted, 12 of 13 preemptions and 98 of 148 of the TPC on a task
+// preempted at least 10 times, and a preempted task's expected runtime
+// (12 · 1,000 + 500) / 13 on average.
+func TestPreemptionConcentration(t *testing.T) {
+	p := resources(2)
+	p.Nodes[0].Capability, p.Nodes[1].Capability = 4, 2
+	jobs := []model.Job{taskJob(1, 0, 1000, 1000), taskJob(2, 1, 500, 500)}
+	typed := func(id int64, et float64, typ, level int) model.Job {
+		j := resvJob(id, 0, et, et+2, 2)
+		j.Queue, j.Level = typ, level
+		return j
+	}
+	for i := 1; i <= 12; i++ {
+		jobs = append(jobs, typed(int64(2+i), float64(10*i), gen.TypeQuad, 4))
+	}
+	jobs = append(jobs, typed(15, 50, gen.TypeDual, 2))
+	sort.SliceStable(jobs, func(a, b int) bool { return jobs[a].Submit < jobs[b].Submit })
+	for _, m := range []Mechanism{DRRM, SRRMRandom, SRRMMinCost} {
+		pol := New(m, 1)
+		if err := engine.New(p, jobs, pol, engine.Options{}).Run(); err != nil {
+			t.Fatal(err)
+		}
+		x := pol.Extra()
+		want := map[string]float64{"tpc": 148, "preempted_tasks": 2, "preempt_heavy_share": 12.0 / 13, "tpc_heavy_share": 98.0 / 148, "victim_runtime": 12500.0 / 13}
+		for k, v := range want {
+			if math.Abs(x[k]-v) > 1e-9 {
+				t.Errorf("%s: %s = %g, want %g (%v)", m, k, x[k], v, x)
+			}
+		}
+	}
+	// No preemption: the count only.
+	pol := New(DRRM, 1)
+	if err := engine.New(p, jobs[:2], pol, engine.Options{}).Run(); err != nil {
+		t.Fatal(err)
+	}
+	if x := pol.Extra(); x["preempted_tasks"] != 0 || !math.IsNaN(nanIfAbsent(x, "preempt_heavy_share")) {
+		t.Errorf("no preemption: %v", x)
+	}
+}
+
+func nanIfAbsent(m map[string]float64, k string) float64 {
+	if v, ok := m[k]; ok {
+		return v
+	}
+	return math.NaN()
+}
+
+// TestReplanReading (seed 000 §2.5, figure 2, through the policy): two
+// resources, requests submitted at 0 for A [10, 16], B [12, 17] and
+// C [17, 22], each lasting 3; resource 0 fails at 1. With inequality (1)
+// read literally DRRM drops A (β(A) = {B} has no free resource) and then
+// B: η = 2/3; checking each reservation's own free degree drops B only:
+// η = 1/3, and A and C run on resource 1.
+func TestReplanReading(t *testing.T) {
+	jobs := []model.Job{resvJob(1, 0, 10, 16, 3), resvJob(2, 0, 12, 17, 3), resvJob(3, 0, 17, 22, 3)}
+	for _, c := range []struct {
+		rule rrg.Replan
+		eta  float64
+		ran  string
+	}{{rrg.ReplanLiteral, 2.0 / 3, "C"}, {rrg.ReplanOwnDegree, 1.0 / 3, "AC"}} {
+		pol := New(DRRM, 1)
+		pol.replan = c.rule
+		e := engine.New(resources(2), jobs, pol, engine.Options{})
+		e.FailNode(1, 0, true)
+		if err := e.Run(); err != nil {
+			t.Fatal(err)
+		}
+		ran := ""
+		for i, j := range e.Jobs() {
+			if j.State == engine.Completed && j.Alloc.String() == "1" {
+				ran += string(rune('A' + i))
+			}
+		}
+		if x := pol.Extra(); math.Abs(x["eta"]-c.eta) > 1e-12 || ran != c.ran {
+			t.Errorf("%s: η %g, ran %q on resource 1; want η %g, %q", c.rule, x["eta"], ran, c.eta, c.ran)
+		}
+	}
+}
