@@ -21,6 +21,9 @@ func GridModelSection(seed uint64, figDir string) (Section, error) {
 		return sec, err
 	}
 	for _, t := range tables {
+		if t.Summary {
+			continue
+		}
 		var series []Series
 		for c := 1; c < len(t.Columns); c++ {
 			s := Series{Name: t.Columns[c]}
