@@ -55,10 +55,11 @@ func (p *Policy) statLeaf(_ *engine.View, j *engine.Job) int {
 			}
 			loads[i], vars[i] = p.domainLoad(c, p.rep)
 		}
-		i := Pick(loads, vars)
+		i, how := PickHow(loads, vars)
 		if i < 0 {
 			return -1
 		}
+		p.picks[how]++
 		d = d.Children[i]
 	}
 	return d.Leaf

@@ -61,6 +61,23 @@ func TestPick(t *testing.T) {
 			t.Errorf("Pick(%v, %v) = %d, want %d", c.loads, c.vars, got, c.want)
 		}
 	}
+	// What decided: the load alone, the variance among equal loads, or
+	// the order among equal loads and variances.
+	for _, c := range []struct {
+		loads, vars []float64
+		want        int
+		how         Decider
+	}{
+		{[]float64{0.2, 0.1, 0.3}, []float64{0, 0.5, 0}, 1, ByLoad},
+		{[]float64{0.2, 0.1, 0.1, 0.1}, []float64{0, 0.01, 0.04, 0.04}, 2, ByVariance},
+		{[]float64{0.1, 0.1, 0.2}, []float64{0.04, 0.01, 0.9}, 0, ByVariance}, // the first has the larger variance
+		{[]float64{0.1, 0.1}, []float64{0, 0}, 0, ByOrder},
+		{[]float64{math.NaN(), 0.5}, []float64{math.NaN(), 0}, 1, ByLoad},
+	} {
+		if i, how := PickHow(c.loads, c.vars); i != c.want || how != c.how {
+			t.Errorf("PickHow(%v, %v) = %d, %d; want %d, %d", c.loads, c.vars, i, how, c.want, c.how)
+		}
+	}
 }
 
 // small is a two-level tree: A (leaves A1, A2 of two 1-CPU nodes) and B
@@ -116,6 +133,44 @@ func TestRecursion(t *testing.T) {
 	wide := &engine.Job{Job: new(model.NewJob(2, 0, 10, 3))}
 	if k := pol.statLeaf(nil, wide); pol.t.Leaves[k].Name != "B" {
 		t.Errorf("3-processor job went to %s, want B (the only leaf with 3 processors)", pol.t.Leaves[k].Name)
+	}
+	// Four choices: the tie at the top (variance), A alone, then A1 by
+	// load, B alone for the wide job.
+	if x := pol.Extra(); x["pick_calls"] != 4 || x["pick_ties"] != 1 || x["pick_variance"] != 1 {
+		t.Errorf("pick counts %v, want 4 calls, 1 tie, decided by variance", x)
+	}
+}
+
+// TestOffECT: the share of dispatches to a leaf whose expected completion
+// time exceeds the least. Two leaves of one node, S (speed 1) first and F
+// (speed 2); one 100 s job on the idle grid. Statistical balancing (cpu
+// weight only) sees equal loads and variances and takes the first, S
+// (completion 100 against 50 on F): off_ect 1, one choice decided by the
+// order. MinMin takes F: off_ect 0, and reports no pick counts.
+func TestOffECT(t *testing.T) {
+	tr, err := Build(TreeSpec{Name: "two-speeds", Domains: []DomainSpec{
+		{Name: "S", Nodes: []NodeGroup{{Count: 1, Speed: 1}}},
+		{Name: "F", Nodes: []NodeGroup{{Count: 1, Speed: 2}}},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := Params{Weights: Weights{"cpu": 1}}
+	p.Defaults()
+	jobs := []model.Job{model.NewJob(1, 0, 100, 1)}
+	for _, c := range []struct {
+		disp, leaf string
+		off        float64
+	}{{"stat", "S", 1}, {"minmin", "F", 0}} {
+		_, pol := run(t, tr, c.disp, p, jobs)
+		x := pol.Extra()
+		if got := tr.Leaves[pol.Log[0].Leaf].Name; got != c.leaf || x["off_ect"] != c.off {
+			t.Errorf("%s: job to %s, off_ect %g (%v); want %s, %g", c.disp, got, x["off_ect"], x, c.leaf, c.off)
+		}
+		_, has := x["pick_calls"]
+		if c.disp == "stat" && (x["pick_calls"] != 1 || x["pick_ties"] != 1 || x["pick_variance"] != 0) || c.disp != "stat" && has {
+			t.Errorf("%s: pick counts %v", c.disp, x)
+		}
 	}
 }
 

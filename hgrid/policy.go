@@ -204,6 +204,14 @@ type Policy struct {
 	unfinished                                                 int
 	redispatched, activations, withdrawals, detections, reject int
 	lost                                                       int
+
+	// picks counts statistical balancing's choices at one level of the
+	// tree (Pick calls) by what decided them (Decider).
+	picks [3]int
+	// offECT counts the dispatches to a leaf whose expected completion
+	// time for the job (from the dispatcher's tables) exceeds the least
+	// over the eligible leaves; dispatched counts every dispatch.
+	offECT, dispatched int
 }
 
 // ManagerTable is one row of the grid manager's tables.
@@ -522,6 +530,10 @@ func (p *Policy) place(v *engine.View, j *engine.Job, k int) {
 	top := p.t.Leaves[k].Top
 	p.where[j.Index] = k
 	p.dispAt[j.Index] = now
+	p.dispatched++
+	if c := p.ect(now, j, k); p.bestECT(now, j) < c-ectEps*max(1, c-now) {
+		p.offECT++
+	}
 	l := p.t.Leaves[k]
 	dur := j.SchedEstimate() / l.Speed
 	st := p.view.avail[k].book(j.Procs, now+cost, dur)
@@ -543,6 +555,22 @@ func (p *Policy) place(v *engine.View, j *engine.Job, k int) {
 		return
 	}
 	p.leafQ[k] = append(p.leafQ[k], j)
+}
+
+// ectEps: expected completion times closer than this (relative to the
+// time to completion) are equal.
+const ectEps = 1e-9
+
+// bestECT is the least expected completion time of job j over the
+// eligible leaves (+Inf if none).
+func (p *Policy) bestECT(now float64, j *engine.Job) float64 {
+	best := math.Inf(1)
+	for k := range p.t.Leaves {
+		if p.eligible(k, j) {
+			best = min(best, p.ect(now, j, k))
+		}
+	}
+	return best
 }
 
 // snapshot is the state of the nodes and leaves the load indices derive
@@ -1044,7 +1072,16 @@ func (p *Policy) Extra() map[string]float64 {
 			mig++
 		}
 	}
-	return map[string]float64{"imbalance": p.Imbalance(), "migrated": float64(mig), "redispatched": float64(p.redispatched),
+	m := map[string]float64{"imbalance": p.Imbalance(), "migrated": float64(mig), "redispatched": float64(p.redispatched),
 		"activations": float64(p.activations), "withdrawals": float64(p.withdrawals),
 		"detections": float64(p.detections), "rejected": float64(p.reject), "lost": float64(p.lost)}
+	if p.dispatched > 0 {
+		m["off_ect"] = float64(p.offECT) / float64(p.dispatched)
+	}
+	if p.disp == "stat" {
+		m["pick_calls"] = float64(p.picks[ByLoad] + p.picks[ByVariance] + p.picks[ByOrder])
+		m["pick_ties"] = float64(p.picks[ByVariance] + p.picks[ByOrder])
+		m["pick_variance"] = float64(p.picks[ByVariance])
+	}
+	return m
 }
