@@ -1,6 +1,7 @@
 package hgrid
 
 import (
+	"fmt"
 	"math"
 	"os"
 	"strings"
@@ -518,6 +519,52 @@ func TestACOPolicy(t *testing.T) {
 	}
 	if len(got) != 3 || got[0] != 0 || got[1] != 1 || got[2] != 0 {
 		t.Errorf("ACO mapped jobs to leaves %v, want [0 1 0]", got)
+	}
+}
+
+// TestACOEvaporation: the per-dispatch evaporation under a burst. Leaf a
+// has five 1-CPU nodes (τ = 1), leaf b one (τ = 0.2), equal speeds;
+// seven 10 s jobs arrive together at 1, q0 = 1, α = 1, β = 2, ρ = 0.1.
+// Evaporating on every dispatch, a's τ falls to 0.9⁵ ≈ 0.59 after the
+// first five jobs (which fill a's nodes), so job 6 goes to b (0.2 / 10²
+// against 0.59 / 20²); job 7 to a again (b's τ fell to 0.18). With
+// evaporation once per report (none between these dispatches), τ stays
+// at its start and a takes all seven (1 / 20² > 0.2 / 10²).
+func TestACOEvaporation(t *testing.T) {
+	tr, err := Build(TreeSpec{Domains: []DomainSpec{
+		{Name: "a", Nodes: []NodeGroup{{Count: 5}}},
+		{Name: "b", Nodes: []NodeGroup{{Count: 1}}},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var jobs []model.Job
+	for i := range 7 {
+		j := model.NewJob(int64(i+1), 1, 10, 1)
+		j.Estimate = 10
+		jobs = append(jobs, j)
+	}
+	for _, c := range []struct{ evaporate, want string }{{"", "[0 0 0 0 0 1 0]"}, {"dispatch", "[0 0 0 0 0 1 0]"}, {"report", "[0 0 0 0 0 0 0]"}} {
+		p := DefaultParams()
+		p.ACO = ACOParams{Alpha: 1, Beta: 2, Rho: 0.1, Q0: 1, Evaporate: c.evaporate}
+		_, pol := run(t, tr, "aco", p, jobs)
+		var got []int
+		for _, pl := range pol.Log {
+			got = append(got, pl.Leaf)
+		}
+		if fmt.Sprint(got) != c.want {
+			t.Errorf("evaporate %q: leaves %v, want %s", c.evaporate, got, c.want)
+		}
+	}
+	p := DefaultParams()
+	p.ACO.Evaporate = "never"
+	if _, err := New(tr, "aco", p, 1); err == nil || !strings.Contains(err.Error(), `aco.evaporate: want dispatch or report, got "never"`) {
+		t.Errorf("bad evaporate: %v", err)
+	}
+	q := Params{ACO: ACOParams{Evaporate: "report"}}
+	q.Defaults()
+	if q.ACO != (ACOParams{Alpha: 1, Beta: 2, Rho: 0.1, Q0: 0.9, Evaporate: "report"}) {
+		t.Errorf("defaults with only evaporate set: %+v", q.ACO)
 	}
 }
 

@@ -55,11 +55,19 @@ type Params struct {
 // scheme of Chang, Chang & Lin, "An ant algorithm for balanced job
 // scheduling in grids" (FGCS 25(1), 2009): pheromone per resource,
 // lowered on assignment and raised on completion.
+//
+// Evaporate says when τ evaporates: "dispatch" (the default, the scheme
+// above: every assignment to a leaf lowers its τ, so a burst of arrivals
+// with no completion in between drives the τ of the leaves it fills
+// towards 0, whatever their capacity) or "report" (every leaf's τ once
+// per report period, as a global evaporation: a probe of what the
+// per-dispatch rule does under bursts, not a published variant).
 type ACOParams struct {
-	Alpha float64 `yaml:"alpha" json:"alpha,omitempty" range:"[0,]"`
-	Beta  float64 `yaml:"beta" json:"beta,omitempty" range:"[0,]"`
-	Rho   float64 `yaml:"rho" json:"rho,omitempty" range:"(0,1)"`
-	Q0    float64 `yaml:"q0" json:"q0,omitempty" range:"[0,1]"`
+	Alpha     float64 `yaml:"alpha" json:"alpha,omitempty" range:"[0,]"`
+	Beta      float64 `yaml:"beta" json:"beta,omitempty" range:"[0,]"`
+	Rho       float64 `yaml:"rho" json:"rho,omitempty" range:"(0,1)"`
+	Q0        float64 `yaml:"q0" json:"q0,omitempty" range:"[0,1]"`
+	Evaporate string  `yaml:"evaporate" json:"evaporate,omitempty"`
 }
 
 // FailureParams: manager failures at given times, and/or at random with
@@ -96,8 +104,8 @@ func (p *Params) Defaults() {
 	if p.Batch == 0 {
 		p.Batch = d.Batch
 	}
-	if p.ACO == (ACOParams{}) {
-		p.ACO = d.ACO
+	if p.ACO == (ACOParams{Evaporate: p.ACO.Evaporate}) {
+		p.ACO = ACOParams{Alpha: d.ACO.Alpha, Beta: d.ACO.Beta, Rho: d.ACO.Rho, Q0: d.ACO.Q0, Evaporate: p.ACO.Evaporate}
 	}
 }
 
@@ -261,6 +269,8 @@ func New(t *Tree, disp string, p Params, seed uint64) (*Policy, error) {
 		return nil, fmt.Errorf("l_low, l_high: need l_low <= l_high, got %g and %g", p.LLow, p.LHigh)
 	case !(p.Batch > 0):
 		return nil, fmt.Errorf("batch: must be positive, got %g", p.Batch)
+	case p.ACO.Evaporate != "" && p.ACO.Evaporate != "dispatch" && p.ACO.Evaporate != "report":
+		return nil, fmt.Errorf("aco.evaporate: want dispatch or report, got %q", p.ACO.Evaporate)
 	}
 	for i, f := range p.Failures.At {
 		if f.Manager < 0 || f.Manager >= len(t.Tops) {
@@ -546,7 +556,7 @@ func (p *Policy) place(v *engine.View, j *engine.Job, k int) {
 		p.view.qw[k] += float64(j.Procs) * dur
 	}
 	p.view.indices(p, k, p.rep)
-	if p.disp == "aco" {
+	if p.disp == "aco" && p.p.ACO.Evaporate != "report" {
 		p.tau[k] = max(1e-9, (1-p.p.ACO.Rho)*p.tau[k])
 	}
 	if cost > 0 {
@@ -784,6 +794,11 @@ func (p *Policy) tick(v *engine.View) {
 	}
 	p.lastTick = now
 	p.dirty = false
+	if p.disp == "aco" && p.p.ACO.Evaporate == "report" {
+		for k := range p.tau {
+			p.tau[k] = max(1e-9, (1-p.p.ACO.Rho)*p.tau[k])
+		}
+	}
 	snap := p.snapshotOf(v, -1, true)
 	running := make([]int, len(p.t.Tops))
 	for _, j := range v.Running() {
