@@ -896,6 +896,7 @@ func (p *Policy) Extra() map[string]float64 {
 		m["pending_at_failure"] = float64(p.pendingAtFailure)
 		m["pending_on_failed"] = float64(p.pendingOnFailed)
 		m["failure_time"] = p.failedAt
+		m["bind_failed"] = float64(p.bindFailed)
 	}
 	return m
 }

@@ -147,8 +147,8 @@ func checkFailure(rt *rapid.T, pol *Policy, p *model.Platform, jobs []model.Job,
 	if pol.bindFailed != 0 {
 		rt.Fatalf("%s: %d reservations kept after the failure found no resource when their window opened", what, pol.bindFailed)
 	}
-	if x := pol.Extra(); pol.failedN > 0 && x["failed"] != float64(pol.failedN) {
-		rt.Fatalf("%s: failed metric %g, %d failed", what, x["failed"], pol.failedN)
+	if x := pol.Extra(); pol.failedN > 0 && x["failed"] != float64(pol.failedN) || x["bind_failed"] != 0 {
+		rt.Fatalf("%s: failed metric %g, %d failed, bind_failed %g", what, x["failed"], pol.failedN, x["bind_failed"])
 	}
 }
 

@@ -136,6 +136,7 @@ func init() {
 			{Key: "pending_at_failure", Name: "reservations pending at the failure", Unit: "count", Min: 0, Max: nan},
 			{Key: "pending_on_failed", Name: "reservations pending on the failed resource", Unit: "count", Min: 0, Max: nan},
 			{Key: "failure_time", Name: "failure time", Unit: "time units", Min: 0, Max: nan},
+			{Key: "bind_failed", Name: "reservations kept after a failure that no resource could take", Unit: "count", LowerIsBetter: true, Min: 0, Max: nan},
 			{Key: "admitted", Name: "admitted reservations", Unit: "count", Min: 0, Max: nan},
 			{Key: "preempted_tasks", Name: "tasks preempted at least once", Unit: "count", Min: 0, Max: nan},
 			{Key: "preempt_heavy_share", Name: "preemptions on tasks preempted 10 times or more", Unit: "fraction of preemptions", Min: 0, Max: 1},
