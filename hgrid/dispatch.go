@@ -115,6 +115,10 @@ func (p *Policy) mapBatch(v *engine.View) {
 			live = append(live, j)
 		}
 	}
+	p.batched += len(live)
+	if len(live) > 1 {
+		p.shared += len(live)
+	}
 	MinMin(len(live), len(p.t.Leaves), func(i, k int) float64 {
 		if !p.eligible(k, live[i]) {
 			return math.Inf(1)

@@ -168,6 +168,9 @@ func TestOffECT(t *testing.T) {
 		if got := tr.Leaves[pol.Log[0].Leaf].Name; got != c.leaf || x["off_ect"] != c.off {
 			t.Errorf("%s: job to %s, off_ect %g (%v); want %s, %g", c.disp, got, x["off_ect"], x, c.leaf, c.off)
 		}
+		if b, ok := x["batch_shared"]; c.disp == "minmin" && b != 0 || c.disp != "minmin" && ok {
+			t.Errorf("%s: batch_shared %g (present %v), want 0 for MinMin's batch of one, absent otherwise", c.disp, b, ok)
+		}
 		_, has := x["pick_calls"]
 		if c.disp == "stat" && (x["pick_calls"] != 1 || x["pick_ties"] != 1 || x["pick_variance"] != 0) || c.disp != "stat" && has {
 			t.Errorf("%s: pick counts %v", c.disp, x)
@@ -326,6 +329,19 @@ func TestMinMinPolicy(t *testing.T) {
 	}
 	if got[1] != "slow" || got[2] != "fast" || got[3] != "fast" {
 		t.Errorf("mapping %v, want job 1 (8 s) slow, jobs 2 (4 s) and 3 (6 s) fast", got)
+	}
+	// All three shared the batch; MinMin's choices are its completion
+	// times', so none went to a leaf of more than the least (for the job,
+	// after the jobs mapped before it).
+	if x := pol.Extra(); x["batch_shared"] != 1 || x["off_ect"] != 0 {
+		t.Errorf("batch_shared %g, off_ect %g; want 1 and 0", x["batch_shared"], x["off_ect"])
+	}
+	// A fourth job alone in a later batch: 3 of 4 batched jobs shared one.
+	j := model.NewJob(4, 100, 5, 1)
+	j.Estimate = 5
+	_, pol = run(t, tr, "minmin", p, append(jobs, j))
+	if x := pol.Extra(); x["batch_shared"] != 0.75 {
+		t.Errorf("batch_shared %g, want 0.75", x["batch_shared"])
 	}
 }
 

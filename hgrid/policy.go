@@ -220,6 +220,10 @@ type Policy struct {
 	// time for the job (from the dispatcher's tables) exceeds the least
 	// over the eligible leaves; dispatched counts every dispatch.
 	offECT, dispatched int
+	// batched counts the jobs MinMin mapped in its batches, shared those
+	// mapped in a batch with at least one other job (a batch of one is a
+	// greedy minimum-completion-time choice, not MinMin's).
+	batched, shared int
 }
 
 // ManagerTable is one row of the grid manager's tables.
@@ -1092,6 +1096,9 @@ func (p *Policy) Extra() map[string]float64 {
 		"detections": float64(p.detections), "rejected": float64(p.reject), "lost": float64(p.lost)}
 	if p.dispatched > 0 {
 		m["off_ect"] = float64(p.offECT) / float64(p.dispatched)
+	}
+	if p.batched > 0 {
+		m["batch_shared"] = float64(p.shared) / float64(p.batched)
 	}
 	if p.disp == "stat" {
 		m["pick_calls"] = float64(p.picks[ByLoad] + p.picks[ByVariance] + p.picks[ByOrder])

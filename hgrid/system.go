@@ -112,6 +112,7 @@ func init() {
 			{Key: "activations", Name: "activations", Unit: "count", LowerIsBetter: true, Min: 0, Max: nan},
 			{Key: "withdrawals", Name: "withdrawals", Unit: "count", LowerIsBetter: true, Min: 0, Max: nan},
 			{Key: "detections", Name: "failure detections", Unit: "count", LowerIsBetter: true, Min: 0, Max: nan},
+			{Key: "batch_shared", Name: "jobs MinMin mapped in a batch with others", Unit: "fraction of batched jobs", Min: 0, Max: 1},
 			{Key: "off_ect", Name: "dispatches to a leaf of more than the least expected completion time", Unit: "fraction of dispatches", Min: 0, Max: 1},
 			{Key: "pick_calls", Name: "choices of statistical balancing (Pick calls)", Unit: "count", Min: 0, Max: nan},
 			{Key: "pick_ties", Name: "choices among candidates of equal least load", Unit: "count", Min: 0, Max: nan},
