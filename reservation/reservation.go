@@ -550,6 +550,7 @@ func (p *Policy) predictQueue(v *engine.View, res int, start float64, j *engine.
 	qi, bi := 0, 0
 	var back float64 // a task cut by a bound reservation restarts first
 	hasBack := false
+	var tail []float64 // or, with requeueBack, after the queue
 	for steps := 0; steps < 1<<20; steps++ {
 		for bi < len(blocks) && blocks[bi].b <= t {
 			bi++
@@ -566,14 +567,19 @@ func (p *Policy) predictQueue(v *engine.View, res int, start float64, j *engine.
 			curEst, curStart, have, hasBack = back, t, true, false
 		}
 		if !have {
-			if qi >= len(queue) {
+			switch {
+			case qi < len(queue):
+				curEst, curStart, have = queue[qi].Est, t, true
+				if p.pred == PredictQueueLength {
+					curEst = p.taskEstSum / float64(p.taskN)
+				}
+				qi++
+			case len(tail) > 0:
+				curEst, curStart, have = tail[0], t, true
+				tail = tail[1:]
+			default:
 				return 0 // no work left: idle at start
 			}
-			curEst, curStart, have = queue[qi].Est, t, true
-			if p.pred == PredictQueueLength {
-				curEst = p.taskEstSum / float64(p.taskN)
-			}
-			qi++
 		}
 		end := curStart + curEst
 		next := math.Inf(1)
@@ -590,9 +596,15 @@ func (p *Policy) predictQueue(v *engine.View, res int, start float64, j *engine.
 			return w * (start - curStart)
 		}
 		if next < end {
-			// A bound reservation cuts the task: it restarts after it.
+			// A bound reservation cuts the task: it restarts after it
+			// (first, or after the queue with requeueBack).
 			t = next
-			back, hasBack, have = curEst, true, false
+			if p.requeueBack {
+				tail = append(tail, curEst)
+			} else {
+				back, hasBack = curEst, true
+			}
+			have = false
 			continue
 		}
 		t = end

@@ -788,3 +788,36 @@ func TestReplanReading(t *testing.T) {
 		}
 	}
 }
+
+// TestPredictQueueRequeue: the queue-aware predictor lays a task cut by a
+// bound reservation where the requeue reading puts it. Resource 0 (level
+// 2) runs task A (10 s), then B (0.5 s); X (level 2, only resource 0) is
+// booked for [5, 7] and cuts A at 5. Resource 1 (level 1) runs C1
+// (7.25 s), then C2 (100 s). Y (level 1), made at 1 for [8, 9] lasting 1
+// (no slack). Restarted first, A runs again from 7: Y on resource 0
+// would cost 1, on resource 1 (C2 from 7.25) 0.75 — resource 1. Sent to
+// the back, B runs 7–7.5 and A restarts at 7.5: 0.5 on resource 0 —
+// resource 0. TPC: X's 5 plus Y's.
+func TestPredictQueueRequeue(t *testing.T) {
+	p := resources(2)
+	p.Nodes[0].Capability = 2
+	x := resvJob(5, 0, 5, 7, 2)
+	x.Level = 2
+	jobs := []model.Job{taskJob(1, 0, 10, 10), taskJob(2, 1, 7.25, 7.25), taskJob(3, 0, 0.5, 0.5), taskJob(4, 1, 100, 100), x, resvJob(6, 1, 8, 9, 1)}
+	for _, c := range []struct {
+		back bool
+		res  string
+		tpc  float64
+	}{{false, "1", 5.75}, {true, "0", 5.5}} {
+		pol := New(SRRMMinCost, 1)
+		pol.requeueBack = c.back
+		e := engine.New(p, jobs, pol, engine.Options{})
+		if err := e.Run(); err != nil {
+			t.Fatal(err)
+		}
+		y := e.Jobs()[5]
+		if ex := pol.Extra(); y.State != engine.Completed || y.Alloc.String() != c.res || y.Start != 8 || ex["tpc"] != c.tpc {
+			t.Errorf("back %v: Y %s on %q at %g, %v; want resource %s at 8, TPC %g", c.back, y.State, y.Alloc, y.Start, ex, c.res, c.tpc)
+		}
+	}
+}
