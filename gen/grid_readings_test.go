@@ -1,8 +1,13 @@
 package gen
 
 import (
+	"fmt"
 	"math"
+	"os"
+	"path/filepath"
 	"sort"
+	"strconv"
+	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/stat/distuv"
@@ -156,5 +161,43 @@ func TestGridRuntimeKS(t *testing.T) {
 	}
 	if ksPasses(t, "lublin runtimes against the raw-draw model", pit(readings["lublin/raw"], lublin), uniformCDF(0, 1)) {
 		t.Error("the runtime test does not tell the draw readings apart")
+	}
+}
+
+// TestFigure7DocTable: the table of figure 7 by reading in
+// docs/workloads.md is what `gridsched workload grid-tables` (seed 1)
+// prints, rounded as the doc rounds it.
+func TestFigure7DocTable(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join("..", "docs", "workloads.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tabs, err := GridTables(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows [][]float64
+	for _, tb := range tabs {
+		if tb.Name == "fig7-readings" {
+			rows = tb.Rows
+		}
+	}
+	names := []string{"lublin, log (default)", "lublin, raw", "paper-log2, log", "paper-log2, raw"}
+	thousands := func(x float64) string {
+		s := strconv.FormatFloat(math.Round(x), 'f', 0, 64)
+		for i := len(s) - 3; i > 0; i -= 3 {
+			s = s[:i] + "," + s[i:]
+		}
+		return s
+	}
+	for i, r := range rows {
+		close := thousands(r[5])
+		if i == 0 {
+			close += " of 1,000"
+		}
+		want := fmt.Sprintf("| %s | %.2f | %.2f | %s s | %s s | %s |", names[i], r[1], r[2], thousands(r[3]), thousands(r[4]), close)
+		if !strings.Contains(string(doc), want) {
+			t.Errorf("docs/workloads.md lacks the row %q", want)
+		}
 	}
 }
