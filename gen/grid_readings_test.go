@@ -98,7 +98,9 @@ func gridRuntimePIT(p GridParams, j model.Job, v float64) float64 {
 	if p.RuntimeLog == "log2" {
 		top /= math.Ln2
 	}
-	h := func(x float64) float64 { return min(1, (w*g1.CDF(x)+(1-w)*g2.CDF(x))/(w*g1.CDF(top)+(1-w)*g2.CDF(top))) }
+	h := func(x float64) float64 {
+		return min(1, (w*g1.CDF(x)+(1-w)*g2.CDF(x))/(w*g1.CDF(top)+(1-w)*g2.CDF(top)))
+	}
 	// inv: the draw at which the runtime reaches r (R ≥ r ⟺ X ≥ inv(r)).
 	inv := func(r float64) float64 {
 		switch {

@@ -111,7 +111,7 @@ func GridTables(seed uint64) ([]Table, error) {
 	// but their deadlines differ a lot") over 1,000 windows of 10 jobs, by
 	// reading.
 	t7s := Table{Name: "fig7-readings", Summary: true,
-		Title: "Figure 7 by reading (1 lublin/log, 2 lublin/raw, 3 paper-log2/log, 4 paper-log2/raw): medians over 1,000 windows of 10 consecutive jobs (e = 1, B ~ U[2,6])",
+		Title:   "Figure 7 by reading (1 lublin/log, 2 lublin/raw, 3 paper-log2/log, 4 paper-log2/raw): medians over 1,000 windows of 10 consecutive jobs (e = 1, B ~ U[2,6])",
 		Columns: []string{"reading", "runtime CV", "span CV", "runtime range (s)", "span range (s)", "windows with runtime CV < 0.5"}}
 	for i, r := range [][2]string{{"lublin", "log"}, {"lublin", "raw"}, {"paper-log2", "log"}, {"paper-log2", "raw"}} {
 		q := DefaultGridParams()
