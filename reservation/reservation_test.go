@@ -104,8 +104,7 @@ func checkFailure(rt *rapid.T, pol *Policy, p *model.Platform, jobs []model.Job,
 		rt.Fatalf("%s: %v", m, err)
 	}
 	what := fmt.Sprintf("%s (replan %s), resource %d failing at %g", m, pol.replan, f.node, f.at)
-	type iv struct{ a, b float64 }
-	busy := map[int][]iv{}
+	busy := busyLog{}
 	for _, j := range e.Jobs() {
 		if IsReservation(j) {
 			r := pol.byJob[j.Index]
@@ -128,22 +127,12 @@ func checkFailure(rt *rapid.T, pol *Policy, p *model.Platform, jobs []model.Job,
 			// (With one resource, its failure leaves the tasks nowhere.)
 			rt.Fatalf("%s: task %d ended %s", what, j.ID, j.State)
 		}
-		if !math.IsNaN(j.Start) {
-			r := int(j.Alloc[0].First)
-			if r == f.node && j.End > f.at && j.State == engine.Completed {
-				rt.Fatalf("%s: job %d ran %g–%g on the failed resource", what, j.ID, j.Start, j.End)
-			}
-			busy[r] = append(busy[r], iv{j.Start, j.End})
+		if !math.IsNaN(j.Start) && int(j.Alloc[0].First) == f.node && j.End > f.at && j.State == engine.Completed {
+			rt.Fatalf("%s: job %d ran %g–%g on the failed resource", what, j.ID, j.Start, j.End)
 		}
+		busy.add(j)
 	}
-	for r, ivs := range busy {
-		sort.Slice(ivs, func(a, b int) bool { return ivs[a].a < ivs[b].a })
-		for k := 1; k < len(ivs); k++ {
-			if ivs[k].a < ivs[k-1].b-1e-9 && ivs[k-1].b > ivs[k-1].a {
-				rt.Fatalf("%s: resource %d runs two jobs at once: %v and %v", what, r, ivs[k-1], ivs[k])
-			}
-		}
-	}
+	busy.check(rt, what)
 	if pol.bindFailed != 0 {
 		rt.Fatalf("%s: %d reservations kept after the failure found no resource when their window opened", what, pol.bindFailed)
 	}
@@ -204,8 +193,7 @@ func checkPolicy(rt *rapid.T, pol *Policy, p *model.Platform, jobs []model.Job) 
 	if err := e.Run(); err != nil {
 		rt.Fatalf("%s: %v", m, err)
 	}
-	type iv struct{ a, b float64 }
-	busy := map[int][]iv{}
+	busy := busyLog{}
 	lost := 0.0
 	for _, j := range e.Jobs() {
 		if IsReservation(j) {
@@ -232,19 +220,9 @@ func checkPolicy(rt *rapid.T, pol *Policy, p *model.Platform, jobs []model.Job) 
 				rt.Fatalf("%s: task %d ended %s", m, j.ID, j.State)
 			}
 		}
-		if !math.IsNaN(j.Start) {
-			r := int(j.Alloc[0].First)
-			busy[r] = append(busy[r], iv{j.Start, j.End})
-		}
+		busy.add(j)
 	}
-	for r, ivs := range busy {
-		sort.Slice(ivs, func(a, b int) bool { return ivs[a].a < ivs[b].a })
-		for k := 1; k < len(ivs); k++ {
-			if ivs[k].a < ivs[k-1].b-1e-9 && ivs[k-1].b > ivs[k-1].a {
-				rt.Fatalf("%s: resource %d runs two jobs at once: %v and %v", m, r, ivs[k-1], ivs[k])
-			}
-		}
-	}
+	busy.check(rt, m.String())
 	ex := pol.Extra()
 	if tpc := ex["tpc"]; math.Abs(tpc-lost) > 1e-6*max(1, lost) {
 		rt.Fatalf("%s: TPC %g, Σ w·pt over interrupted tasks %g", m, tpc, lost)
@@ -660,11 +638,7 @@ func TestRequeueReading(t *testing.T) {
 		for _, m := range []Mechanism{DRRM, SRRMRandom, SRRMMinCost} {
 			pol := New(m, 1)
 			pol.requeueBack = c.back
-			e := engine.New(resources(1), jobs, pol, engine.Options{})
-			if err := e.Run(); err != nil {
-				t.Fatal(err)
-			}
-			js := e.Jobs()
+			js := runPolicy(t, pol, resources(1), jobs)
 			if js[0].Start != c.aAt || js[0].End != c.aEnd || js[1].Start != c.bAt || js[1].End != c.bEnd || pol.Extra()["tpc"] != 5 {
 				t.Errorf("%s, back %v: A %g–%g, B %g–%g, %v; want A %g–%g, B %g–%g, TPC 5", m, c.back, js[0].Start, js[0].End, js[1].Start, js[1].End, pol.Extra(), c.aAt, c.aEnd, c.bAt, c.bEnd)
 			}
@@ -693,11 +667,7 @@ func TestPredictRunningSlack(t *testing.T) {
 	}{{PredictRunning, "1", 10, 10}, {PredictRunningSlack, "0", 14, 0}} {
 		pol := New(SRRMMinCost, 1)
 		pol.pred, pol.atStart = c.pred, true
-		e := engine.New(p, jobs, pol, engine.Options{})
-		if err := e.Run(); err != nil {
-			t.Fatal(err)
-		}
-		j := e.Jobs()[4]
+		j := runPolicy(t, pol, p, jobs)[4]
 		if ex := pol.Extra(); j.State != engine.Completed || j.Alloc.String() != c.res || j.Start != c.start || ex["tpc"] != c.tpc {
 			t.Errorf("predictor %s: reservation %s on %q at %g, %v; want resource %s at %g, TPC %g", c.pred, j.State, j.Alloc, j.Start, ex, c.res, c.start, c.tpc)
 		}
@@ -729,9 +699,7 @@ func TestPreemptionConcentration(t *testing.T) {
 	sort.SliceStable(jobs, func(a, b int) bool { return jobs[a].Submit < jobs[b].Submit })
 	for _, m := range []Mechanism{DRRM, SRRMRandom, SRRMMinCost} {
 		pol := New(m, 1)
-		if err := engine.New(p, jobs, pol, engine.Options{}).Run(); err != nil {
-			t.Fatal(err)
-		}
+		runPolicy(t, pol, p, jobs)
 		x := pol.Extra()
 		want := map[string]float64{"tpc": 148, "preempted_tasks": 2, "preempt_heavy_share": 12.0 / 13, "tpc_heavy_share": 98.0 / 148, "victim_runtime": 12500.0 / 13}
 		for k, v := range want {
@@ -811,13 +779,41 @@ func TestPredictQueueRequeue(t *testing.T) {
 	}{{false, "1", 5.75}, {true, "0", 5.5}} {
 		pol := New(SRRMMinCost, 1)
 		pol.requeueBack = c.back
-		e := engine.New(p, jobs, pol, engine.Options{})
-		if err := e.Run(); err != nil {
-			t.Fatal(err)
-		}
-		y := e.Jobs()[5]
+		y := runPolicy(t, pol, p, jobs)[5]
 		if ex := pol.Extra(); y.State != engine.Completed || y.Alloc.String() != c.res || y.Start != 8 || ex["tpc"] != c.tpc {
 			t.Errorf("back %v: Y %s on %q at %g, %v; want resource %s at 8, TPC %g", c.back, y.State, y.Alloc, y.Start, ex, c.res, c.tpc)
+		}
+	}
+}
+
+// runPolicy runs pol on jobs and platform p and returns the engine's jobs.
+func runPolicy(t *testing.T, pol *Policy, p *model.Platform, jobs []model.Job) []*engine.Job {
+	t.Helper()
+	e := engine.New(p, jobs, pol, engine.Options{})
+	if err := e.Run(); err != nil {
+		t.Fatal(err)
+	}
+	return e.Jobs()
+}
+
+// busyLog holds every run of a job, [start, end), on each resource.
+type busyLog map[int][][2]float64
+
+func (b busyLog) add(j *engine.Job) {
+	if !math.IsNaN(j.Start) {
+		r := int(j.Alloc[0].First)
+		b[r] = append(b[r], [2]float64{j.Start, j.End})
+	}
+}
+
+// check fails if a resource runs two jobs at once.
+func (b busyLog) check(rt *rapid.T, what string) {
+	for r, ivs := range b {
+		sort.Slice(ivs, func(i, k int) bool { return ivs[i][0] < ivs[k][0] })
+		for k := 1; k < len(ivs); k++ {
+			if ivs[k][0] < ivs[k-1][1]-1e-9 && ivs[k-1][1] > ivs[k-1][0] {
+				rt.Fatalf("%s: resource %d runs two jobs at once: %v and %v", what, r, ivs[k-1], ivs[k])
+			}
 		}
 	}
 }
