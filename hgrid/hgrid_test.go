@@ -794,3 +794,69 @@ func TestPaper109Single(t *testing.T) {
 		}
 	}
 }
+
+// TestMinMinCache: MinMin recomputes only the assigned machine's
+// completion times; on random ETC matrices with machine ready times (the
+// model where that is exact) its mappings equal those of MinMin
+// recomputing every completion time every round, including ties and
+// tasks no machine can take.
+func TestMinMinCache(t *testing.T) {
+	naive := func(n, m int, ct func(i, k int) float64, assign func(i, k int)) []Mapping {
+		done := make([]bool, n)
+		var out []Mapping
+		for range n {
+			bi, bk, bc := -1, -1, math.Inf(1)
+			for i := range n {
+				if done[i] {
+					continue
+				}
+				for k := range m {
+					if v := ct(i, k); v < bc {
+						bi, bk, bc = i, k, v
+					}
+				}
+				if bi < 0 {
+					bi = i
+				}
+			}
+			done[bi] = true
+			if math.IsInf(bc, 1) {
+				bk = -1
+			}
+			out = append(out, Mapping{bi, bk})
+			assign(bi, bk)
+		}
+		return out
+	}
+	rapid.Check(t, func(rt *rapid.T) {
+		n, m := rapid.IntRange(1, 12).Draw(rt, "tasks"), rapid.IntRange(1, 5).Draw(rt, "machines")
+		etc := make([][]float64, n)
+		for i := range etc {
+			for range m {
+				v := float64(rapid.IntRange(0, 6).Draw(rt, "etc")) // small: many ties
+				if v == 0 {
+					v = math.Inf(1) // this machine cannot take the task
+				}
+				etc[i] = append(etc[i], v)
+			}
+		}
+		run := func(f func(int, int, func(int, int) float64, func(int, int)) []Mapping) (string, int) {
+			ready := make([]float64, m)
+			calls := 0
+			out := f(n, m, func(i, k int) float64 { calls++; return ready[k] + etc[i][k] }, func(i, k int) {
+				if k >= 0 {
+					ready[k] += etc[i][k]
+				}
+			})
+			return fmt.Sprint(out, ready), calls
+		}
+		got, calls := run(MinMin)
+		want, _ := run(naive)
+		if got != want {
+			rt.Fatalf("cached MinMin %s, recomputing %s", got, want)
+		}
+		if calls > n*m+n*n {
+			rt.Fatalf("%d completion-time calls for %d tasks on %d machines", calls, n, m)
+		}
+	})
+}
