@@ -133,7 +133,56 @@ func readingCombos(s *Spec, c *Claim, configs []DataConfig) []combo {
 		}
 		out = next
 	}
-	return out
+	kept := out[:0]
+	for _, cb := range out {
+		if s.sweepable(cb.where) {
+			kept = append(kept, cb)
+		}
+	}
+	return kept
+}
+
+// sweepable reports whether some sweep of the spec can give a
+// configuration with the values of where: every two of its parameters
+// that a sweep varies together (both in its grid, one in its grid and
+// one in its zip, or both in its zip at one index) must be so in one
+// sweep that has these two values. A combination of zipped readings
+// the zip never pairs (exp3's duration_at 0 with widen move-start) is
+// no reading; two parameters no sweep varies together are not checked.
+func (s *Spec) sweepable(where map[string]string) bool {
+	keys := sortedKeys(where)
+	has := func(vs []any, v string) int {
+		for i, x := range vs {
+			if sameValue(FormatValue(x), v) {
+				return i
+			}
+		}
+		return -1
+	}
+	for i, a := range keys {
+		for _, b := range keys[i+1:] {
+			mentioned, ok := false, false
+			for _, sw := range s.sweeps() {
+				ga, gb, za, zb := sw.Grid[a], sw.Grid[b], sw.Zip[a], sw.Zip[b]
+				if (ga == nil && za == nil) || (gb == nil && zb == nil) {
+					continue
+				}
+				mentioned = true
+				switch {
+				case za != nil && zb != nil:
+					for k := range za {
+						ok = ok || k < len(zb) && sameValue(FormatValue(za[k]), where[a]) && sameValue(FormatValue(zb[k]), where[b])
+					}
+				default:
+					ok = ok || has(append(ga, za...), where[a]) >= 0 && has(append(gb, zb...), where[b]) >= 0
+				}
+			}
+			if mentioned && !ok {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // lastPart is a dotted parameter's last name: instability.u_update is

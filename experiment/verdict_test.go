@@ -703,3 +703,34 @@ func TestSummaryFitsAScreen(t *testing.T) {
 		t.Errorf("summary header:\n%s", sum[:300])
 	}
 }
+
+// TestZippedReadings: two readings zipped together are evaluated at the
+// pairs the zip runs, not at every combination of their values (a pair
+// the zip never makes is no reading, not "not run at this scale"), while
+// a grid reading still crosses them.
+func TestZippedReadings(t *testing.T) {
+	s := &Spec{
+		Grid:     map[string][]any{"node_select": {"u", "random"}, "x": {1, 2}, "g": {"a", "b"}},
+		Zip:      map[string][]any{"d": {0, 0.1, 0.1}, "w": {"keep", "keep", "move"}},
+		Labels:   map[string]Labels{"quick": {Grid: map[string][]any{"x": {1}}}},
+		Readings: []Reading{{Param: "d", Paper: 0.1}, {Param: "w", Paper: "keep"}, {Param: "g"}},
+	}
+	c := uBetter()
+	var configs []DataConfig
+	for _, z := range [][2]string{{"0", "keep"}, {"0.1", "keep"}, {"0.1", "move"}} {
+		for _, g := range []string{"a", "b"} {
+			configs = append(configs, DataConfig{Params: map[string]string{"d": z[0], "w": z[1], "g": g, "node_select": "u", "x": "1"}})
+		}
+	}
+	var got []string
+	for _, cb := range readingCombos(s, &c, configs) {
+		got = append(got, cb.label)
+	}
+	want := []string{"d=0.1, w=keep, g=a", "d=0.1, w=keep, g=b", "d=0.1, w=move, g=a", "d=0.1, w=move, g=b", "d=0, w=keep, g=a", "d=0, w=keep, g=b"}
+	if strings.Join(got, "; ") != strings.Join(want, "; ") {
+		t.Errorf("reading combinations\n%q\nwant\n%q", got, want)
+	}
+	if !s.sweepable(map[string]string{"d": "0", "x": "2"}) || s.sweepable(map[string]string{"d": "0", "w": "move"}) {
+		t.Error("sweepable: a grid value crosses the zip; the zip's unmade pair is not sweepable")
+	}
+}

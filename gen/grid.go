@@ -359,15 +359,20 @@ func (g *Grid) Next() model.Job {
 // consecutive jobs (seed 004's figure 7 shows one window of 10): medians
 // over the windows of the coefficient of variation and of the range
 // (max − min) of the runtimes l and of the deadline spans td − ta, and
-// how many windows have runtimes within a CV of 0.5.
+// how many of the windows have runtimes within a CV of 0.5.
 type Windows struct {
 	RuntimeCV, SpanCV       float64
 	RuntimeRange, SpanRange float64
-	Close                   int
+	Close, Windows          int
 }
 
 // Figure7Windows draws n windows of k consecutive jobs from g.
-func Figure7Windows(g *Grid, n, k int) Windows {
+func Figure7Windows(g *Grid, n, k int) Windows { return windowsOf(Take(g, n*k), k) }
+
+// windowsOf summarises the whole windows of k consecutive jobs of jobs,
+// each job's deadline span taken at e = 1: (deadline − submit) · runtime
+// / estimate = B·l.
+func windowsOf(jobs []model.Job, k int) Windows {
 	cv := func(x []float64) float64 {
 		m, v := 0.0, 0.0
 		for _, a := range x {
@@ -380,19 +385,25 @@ func Figure7Windows(g *Grid, n, k int) Windows {
 		return math.Sqrt(v/float64(len(x)-1)) / m
 	}
 	rng := func(x []float64) float64 { return slices.Max(x) - slices.Min(x) }
-	med := func(x []float64) float64 { slices.Sort(x); return x[len(x)/2] }
+	med := func(x []float64) float64 {
+		if len(x) == 0 {
+			return math.NaN()
+		}
+		slices.Sort(x)
+		return x[len(x)/2]
+	}
 	var cvl, cvd, rl, rd []float64
 	w := Windows{}
-	for range n {
+	for s := 0; s+k <= len(jobs) && k > 1; s += k {
 		l, d := make([]float64, k), make([]float64, k)
-		for i := range k {
-			j := g.Next()
-			l[i], d[i] = j.Runtime, j.Deadline-j.Submit
+		for i, j := range jobs[s : s+k] {
+			l[i], d[i] = j.Runtime, (j.Deadline-j.Submit)*j.Runtime/j.Estimate
 		}
 		c := cv(l)
 		if c < 0.5 {
 			w.Close++
 		}
+		w.Windows++
 		cvl, cvd, rl, rd = append(cvl, c), append(cvd, cv(d)), append(rl, rng(l)), append(rd, rng(d))
 	}
 	w.RuntimeCV, w.SpanCV, w.RuntimeRange, w.SpanRange = med(cvl), med(cvd), med(rl), med(rd)

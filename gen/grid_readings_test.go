@@ -10,8 +10,6 @@ import (
 	"strings"
 	"testing"
 
-	"gonum.org/v1/gonum/stat/distuv"
-
 	"github.com/gridsched/gridsched/model"
 	"github.com/gridsched/gridsched/sim"
 )
@@ -83,42 +81,6 @@ func TestGridFigure7(t *testing.T) {
 	}
 }
 
-// gridRuntimePIT is the randomized probability integral transform of a
-// grid job's runtime under p's model: the runtime is max(1, ⌊f(X)⌋), X the
-// hyper-gamma draw of its size (truncated at the cap), f = exp (2^x with
-// runtime_log log2) or the identity (runtime_draw raw). For the integer
-// runtime r, U = P(R < r) + V · P(R = r) with V uniform is exactly
-// uniform on [0, 1] when the runtimes follow the model.
-func gridRuntimePIT(p GridParams, j model.Job, v float64) float64 {
-	p = paperLog2(p)
-	w := p.mixWeight(j.Procs)
-	g1 := distuv.Gamma{Alpha: p.A1, Beta: 1 / p.B1}
-	g2 := distuv.Gamma{Alpha: p.A2, Beta: 1 / p.B2}
-	top := float64(lublinRuntimeCap)
-	if p.RuntimeLog == "log2" {
-		top /= math.Ln2
-	}
-	h := func(x float64) float64 {
-		return min(1, (w*g1.CDF(x)+(1-w)*g2.CDF(x))/(w*g1.CDF(top)+(1-w)*g2.CDF(top)))
-	}
-	// inv: the draw at which the runtime reaches r (R ≥ r ⟺ X ≥ inv(r)).
-	inv := func(r float64) float64 {
-		switch {
-		case p.RuntimeDraw == "raw":
-			return r
-		case p.RuntimeLog == "log2":
-			return math.Log2(r)
-		}
-		return math.Log(r)
-	}
-	r := j.Runtime
-	below := 0.0 // P(R < r)
-	if r > 1 {
-		below = h(inv(r))
-	}
-	return below + v*(h(inv(r+1))-below)
-}
-
 // TestGridRuntimeKS (seed 004 §2.1): the runtimes the grid generator
 // writes — through the whole path, size-dependent mixture weight, cap,
 // exponentiation (or not) and flooring to whole seconds — follow the
@@ -136,10 +98,10 @@ func TestGridRuntimeKS(t *testing.T) {
 		}
 		return Take(g, sampleN)
 	}
-	pit := func(model GridParams, jobs []model.Job) []float64 {
+	pit := func(m GridParams, jobs []model.Job) []float64 {
 		u := make([]float64, len(jobs))
 		for i, j := range jobs {
-			u[i] = gridRuntimePIT(model, j, jitter.Float64())
+			u[i] = m.RuntimePIT(j, jitter.Float64())
 		}
 		return u
 	}
