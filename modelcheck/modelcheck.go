@@ -29,7 +29,7 @@ func init() {
 		Name:        "model-check",
 		Description: "seed 004: the generated jobs measured against the grid model of their parameters (no simulation)",
 		Order:       90,
-		Policies: []system.Policy{{Name: Policy, Description: "measure a grid-model workload against its model: Kolmogorov statistics and figure 7's windows (no simulation)"}},
+		Policies:    []system.Policy{{Name: Policy, Description: "measure a grid-model workload against its model: Kolmogorov statistics and figure 7's windows (no simulation)"}},
 		Metrics: []system.Metric{
 			ks("ks_runtime", "runtimes against the model's hyper-gamma (randomized PIT)"),
 			ks("ks_interarrival", "inter-arrival times against Γ(arr_shape, arr_scale) × s"),
