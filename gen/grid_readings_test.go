@@ -41,6 +41,7 @@ func TestGridRuntimeReadings(t *testing.T) {
 	med := func(x []float64) float64 { sort.Float64s(x); return x[len(x)/2] }
 	ms, ml := med(short), med(long)
 	t.Logf("paper-log2: %.3f short (< 1000 s), median short %.0f s, median long %.0f s", frac, ms, ml)
+	docHas(t, "workloads.md", fmt.Sprintf("Measured (`gen.TestGridRuntimeReadings`, 20,000 jobs, seed 4): %.1f%% of jobs under 1,000 s, median %s s, the others' median %s s.", 100*frac, thousands(ms), thousands(ml)))
 	if math.Abs(frac-0.577) > 0.04 || ms < 35 || ms > 90 || ml < 8000 || ml > 25000 {
 		t.Errorf("paper-log2: short fraction %.3f (want ≈ 0.577), medians %.0f s and %.0f s (want ≈ 55 s and ≈ 15,000 s)", frac, ms, ml)
 	}
@@ -147,13 +148,6 @@ func TestFigure7DocTable(t *testing.T) {
 		}
 	}
 	names := []string{"lublin, log (default)", "lublin, raw", "paper-log2, log", "paper-log2, raw"}
-	thousands := func(x float64) string {
-		s := strconv.FormatFloat(math.Round(x), 'f', 0, 64)
-		for i := len(s) - 3; i > 0; i -= 3 {
-			s = s[:i] + "," + s[i:]
-		}
-		return s
-	}
 	for i, r := range rows {
 		close := thousands(r[5])
 		if i == 0 {
@@ -164,4 +158,55 @@ func TestFigure7DocTable(t *testing.T) {
 			t.Errorf("docs/workloads.md lacks the row %q", want)
 		}
 	}
+}
+
+// thousands writes x rounded to a whole number with thousands commas, as
+// the docs write numbers.
+func thousands(x float64) string {
+	s := strconv.FormatFloat(math.Round(x), 'f', 0, 64)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
+// docHas fails unless docs/NAME contains want (a number the doc quotes
+// from a test: the test is what keeps it true).
+func docHas(t *testing.T, name, want string) {
+	t.Helper()
+	doc, err := os.ReadFile(filepath.Join("..", "docs", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(strings.Join(strings.Fields(string(doc)), " "), want) {
+		t.Errorf("docs/%s lacks %q", name, want)
+	}
+}
+
+// TestGridSequentialRunTimes (docs/hierarchical.md): the jobs of
+// hierarchical-sequential's setting at its densest arrivals (six sites,
+// sequential jobs, s = 0.001, 1,000 jobs, seed 2009) arrive within about
+// 33 s — the model has no daily cycle — and their run times are bimodal:
+// a median of about a minute against a mean near an hour.
+func TestGridSequentialRunTimes(t *testing.T) {
+	p := DefaultGridParams()
+	p.Sites, p.SerialProb, p.S = []float64{1, 1, 1, 1, 1, 1}, 1, 0.001
+	g, err := NewGrid(p, 2009)
+	if err != nil {
+		t.Fatal(err)
+	}
+	jobs := Take(g, 1000)
+	r := make([]float64, len(jobs))
+	sum := 0.0
+	for i, j := range jobs {
+		r[i] = j.Runtime
+		sum += j.Runtime
+	}
+	sort.Float64s(r)
+	last := jobs[len(jobs)-1].Submit
+	med, mean, p95 := r[(len(r)-1)/2], sum/float64(len(r)), r[949]
+	if last > 60 || mean < 20*med {
+		t.Errorf("last submit %.1f s, median %.0f s, mean %.0f s: want every job within a minute and a mean far above the median", last, med, mean)
+	}
+	docHas(t, "hierarchical.md", fmt.Sprintf("the 1,000 jobs arrive within %s s, and their run times have a median of %s s, a mean of %s s and a 95th percentile of %s s", thousands(math.Ceil(last)), thousands(med), thousands(mean), thousands(p95)))
 }

@@ -414,7 +414,7 @@ func TestNoZeroAgePreemptions(t *testing.T) {
 	}
 }
 
-// TestFailureCountsRunningVictim (seed 000 §3.3, figure 13; found by the
+// TestFailureCountsRunningVictim (seed 000 §3.4, figure 13; found by the
 // issue 15 review): a reservation running on a resource when it fails is
 // pending at the failure. The engine fails the node's jobs before it
 // tells the policy the node is down; pending_at_failure and
