@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	_ "modernc.org/sqlite"
@@ -61,6 +62,8 @@ type Store struct {
 	Inputs []Input
 
 	lastCheckpoint time.Time
+	commitMu       sync.Mutex // held by a commit and by Freeze
+	frozen         bool
 	writer         bool // opened by OpenStore: checkpointed at Close
 
 	insert *sql.Stmt      // the run insert, prepared once (InsertBatch)
@@ -557,9 +560,29 @@ func (st *Store) Insert(r Run, metrics map[string]float64) error {
 	return st.InsertBatch([]Run{r}, []map[string]float64{metrics})
 }
 
+// ErrFrozen is returned by InsertBatch after Freeze: the process is
+// being interrupted and what the store keeps has been reported.
+var ErrFrozen = errors.New("result store frozen: the process is being interrupted")
+
+// Freeze stops every later commit (InsertBatch then fails with
+// ErrFrozen) and returns the number of runs the store keeps: a commit in
+// progress finishes first, so the count is exact and stays exact until
+// the process exits (the interrupt handler's note).
+func (st *Store) Freeze() (int, error) {
+	st.commitMu.Lock()
+	defer st.commitMu.Unlock()
+	st.frozen = true
+	return st.Count()
+}
+
 // InsertBatch commits finished runs in one transaction (group commit: one
 // fsync for all of them). Either all are stored or none.
 func (st *Store) InsertBatch(runs []Run, metrics []map[string]float64) error {
+	st.commitMu.Lock()
+	defer st.commitMu.Unlock()
+	if st.frozen {
+		return ErrFrozen
+	}
 	if st.insert == nil {
 		// Prepared once: parsing the statement for every run cost about
 		// as much as executing it (issue 19, target 5).

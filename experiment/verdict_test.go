@@ -127,8 +127,8 @@ func TestPairedAndWelch(t *testing.T) {
 		ours      string
 		effectPfx string
 	}{
-		{true, Agrees, "paired t, n=10", "1 win, 0 ties, 0 losses", "-5.0% ± 1.2%"},
-		{false, NoDifference, "Welch, n=10+10", "0 wins, 1 tie, 0 losses", "-5.0% ± "},
+		{true, Agrees, "paired t, n=10", "1 point: 1 win, 0 ties, 0 losses", "-5.0% ± 1.2%"},
+		{false, NoDifference, "Welch, n=10+10", "1 point: 0 wins, 1 tie, 0 losses", "-5.0% ± "},
 	} {
 		rows := runsOf("makespan", tc.paired,
 			cfgRuns{p("x=1", "node_select=u"), times(noisy, 0.95)},
@@ -217,7 +217,8 @@ func TestComparisonVerdicts(t *testing.T) {
 		{"ties everywhere", [3]float64{1, 1, 1}, [3]float64{1, 1, 1}, "better", NoDifference},
 		{"a loss", [3]float64{0.5, 0.5, 1.5}, [3]float64{1, 1, 1}, "better", Disagrees},
 		{"loses, ties, then wins", [3]float64{1.2, 1, 0.5}, [3]float64{1, 1, 1}, "better-when-ample", Agrees},
-		{"wins when scarce, ties when ample", [3]float64{0.5, 1, 1}, [3]float64{1, 1, 1}, "better-when-ample", Partly},
+		{"wins when scarce, ties when ample: the claim is about the ample end", [3]float64{0.5, 1, 1}, [3]float64{1, 1, 1}, "better-when-ample", Disagrees},
+		{"wins when scarce, ties between, wins when ample", [3]float64{0.5, 1, 0.5}, [3]float64{1, 1, 1}, "better-when-ample", Partly},
 		{"ends in a loss", [3]float64{0.5, 0.5, 1.2}, [3]float64{1, 1, 1}, "better-when-ample", Disagrees},
 		{"the same: identical", [3]float64{1, 1, 1}, [3]float64{1, 1, 1}, "same", Agrees},
 		{"the same: 30% apart", [3]float64{1, 1, 1.3}, [3]float64{1, 1, 1}, "same", Disagrees},
@@ -310,7 +311,7 @@ func TestTrendPerSeries(t *testing.T) {
 	data := NewRowsData(runsOf("pp", true, cs...))
 	named := Claim{Metric: "pp", Trend: "decreasing", Series: []string{"drrm", "srrm-r"}}
 	o := only(t, Evaluate(s, &named, data))
-	if o.Class != Agrees || o.Ours != "decreasing in 2 of 2 judged series (opposite: 0, flat: 0)" {
+	if o.Class != Agrees || o.Ours != "decreasing in 2 of 2 series; judged: the claim's series (drrm, srrm-r)" {
 		t.Errorf("named series: %s (%s)", o.Class, o.Ours)
 	}
 	shown := false
@@ -321,7 +322,8 @@ func TestTrendPerSeries(t *testing.T) {
 		t.Errorf("the variant's direction is not shown: %v", o.Details)
 	}
 	every := Claim{Metric: "pp", Trend: "decreasing"}
-	if o := only(t, Evaluate(s, &every, data)); o.Class != Disagrees || o.Ours != "decreasing in 2 of 3 series (opposite: 1, flat: 0)" {
+	if o := only(t, Evaluate(s, &every, data)); o.Class != Disagrees || o.Verdict != "disagrees (1 of 3 series the opposite way)" ||
+		o.Ours != "decreasing in 2 of 3 series; the opposite way: srrm-r-et; judged: every series (drrm, srrm-r, srrm-r-et)" {
 		t.Errorf("every series: %s (%s)", o.Class, o.Ours)
 	}
 	// A step back beyond the CIs is not a clean trend.
@@ -389,14 +391,14 @@ func readingRows() []Row {
 func TestReadingsAxis(t *testing.T) {
 	s := mustParse(t, readingsSpec, "")
 	r := Evaluate(s, &s.Claims[0], NewRowsData(readingRows()))
-	if r.Verdict != "agrees under u_update=all; disagrees under u_update=delaying" {
+	if r.Verdict != "agrees under u_update=all; disagrees (2 losses of 2 points) under u_update=delaying" {
 		t.Errorf("verdict %q", r.Verdict)
 	}
 	if len(r.Outcomes) != 2 || r.Outcomes[0].Reading != "u_update=all" {
 		t.Errorf("outcomes %+v: the paper's reading must come first", r.Outcomes)
 	}
 	row := claimRow(s, r)
-	if !strings.HasPrefix(row[4], "u_update=all: 2 wins, 0 ties, 0 losses; u_update=delaying: 0 wins, 0 ties, 2 losses") {
+	if !strings.HasPrefix(row[4], "u_update=all: 2 points: 2 wins, 0 ties, 0 losses; u_update=delaying: 2 points: 0 wins, 0 ties, 2 losses") {
 		t.Errorf("ours cell %q", row[4])
 	}
 	// At the quick label only delaying runs: the paper's reading is not
@@ -409,7 +411,7 @@ func TestReadingsAxis(t *testing.T) {
 		}
 	}
 	r = Evaluate(q, &q.Claims[0], NewRowsData(delaying))
-	if r.Verdict != "not run at this scale under u_update=all; disagrees under u_update=delaying" {
+	if r.Verdict != "not run at this scale under u_update=all; disagrees (2 losses of 2 points) under u_update=delaying" {
 		t.Errorf("quick verdict %q", r.Verdict)
 	}
 	// Metric readings: the same claim on two metrics, the paper's first.
@@ -423,7 +425,7 @@ func TestReadingsAxis(t *testing.T) {
 		}
 	}
 	r = Evaluate(s, &m, NewRowsData(rows))
-	want := "agrees under [metric=mean_response, u_update=all], [metric=mean_response, u_update=delaying] and [metric=makespan, u_update=all]; disagrees under metric=makespan, u_update=delaying"
+	want := "agrees under [metric=mean_response, u_update=all], [metric=mean_response, u_update=delaying] and [metric=makespan, u_update=all]; disagrees (2 losses of 2 points) under metric=makespan, u_update=delaying"
 	if r.Verdict != want {
 		t.Errorf("metric readings: %q\nwant %q", r.Verdict, want)
 	}

@@ -329,7 +329,8 @@ func runSpec(cmd *cobra.Command, s *experiment.Spec, o runOptions) error {
 	var now atomic.Int64
 	sess := sessionOf(cmd)
 	sess.setNote(func() string {
-		return fmt.Sprintf("%d runs are kept in %s (%d finished now; runs in flight are dropped). Continue with: %s", before+int(now.Load()), storePath, now.Load(), o.resumeLine())
+		kept := keptRuns(st, before+int(now.Load()))
+		return fmt.Sprintf("%d runs are kept in %s (%d finished now; runs in flight are dropped). Continue with: %s", kept, storePath, kept-before, o.resumeLine())
 	})
 	defer sess.setNote(nil)
 	progress, finish := progressFor(stderr, o.quiet, s.Name)
@@ -686,7 +687,8 @@ changed: use another --out, or, after a code change, --allow-code-change.`,
 				}
 				againLine := shellLine(append(again, args...)...)
 				sessionOf(cmd).setNote(func() string {
-					return fmt.Sprintf("%d runs of %s are kept in %s (%d finished now; runs in flight are dropped); what earlier experiments finished is kept too. Continue with the same command: %s", before+int(now.Load()), n, storePath, now.Load(), againLine)
+					kept := keptRuns(st, before+int(now.Load()))
+					return fmt.Sprintf("%d runs of %s are kept in %s (%d finished now; runs in flight are dropped); what earlier experiments finished is kept too. Continue with the same command: %s", kept, n, storePath, kept-before, againLine)
 				})
 				progress, finish := progressFor(cmd.ErrOrStderr(), quiet, n)
 				count := func(done, planned int) {
@@ -767,4 +769,14 @@ func writeIndex(dir string) error {
 		page.Links = append(page.Links, report.Link{Href: filepath.Base(f), Text: filepath.Base(f)})
 	}
 	return page.WriteFile(filepath.Join(dir, "index.html"))
+}
+
+// keptRuns freezes the store (no commit after this) and counts what it
+// keeps; the progress counter (which lags the commits) is the fallback
+// when the store cannot be read.
+func keptRuns(st *experiment.Store, counted int) int {
+	if n, err := st.Freeze(); err == nil {
+		return n
+	}
+	return counted
 }

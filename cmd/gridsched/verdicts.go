@@ -206,6 +206,20 @@ func regenerate(cmd *cobra.Command, docs string, check bool) error {
 		}
 		fmt.Fprintf(cmd.OutOrStdout(), "wrote %s\n", p)
 	}
+	left, err := experiment.Leftovers(docs, files)
+	if err != nil {
+		return err
+	}
+	for _, p := range left {
+		if check {
+			stale = append(stale, p+" (no aggregates give it)")
+			continue
+		}
+		if err := os.Remove(p); err != nil {
+			return err
+		}
+		fmt.Fprintf(cmd.OutOrStdout(), "removed %s (no aggregates give it)\n", p)
+	}
 	if len(stale) > 0 {
 		return fmt.Errorf("%d generated files differ from what the committed aggregates give (run 'gridsched verdicts'): %v", len(stale), stale)
 	}
