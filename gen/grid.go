@@ -40,10 +40,10 @@ import (
 //     §3, figure 7); pure migration cost ~ U[D1, D2] (§2.5), default
 //     [10, 100] (the paper gives no values).
 type GridParams struct {
-	Sites      []float64   `yaml:"sites"`           // parallel capacity c_k of each site (grid scheduler); runtime on site k = pure runtime / c_k
-	Links      [][]float64 `yaml:"links,omitempty"` // network capacity between sites (default all 1); migration cost = pure cost / capacity
-	Alpha      float64     `yaml:"alpha"`           // ratio of the geometric distribution of submission sites (>= 1; 1 = uniform)
-	SerialProb float64     `yaml:"serial_prob"`
+	Sites      []float64   `yaml:"sites"`                                       // parallel capacity c_k of each site (grid scheduler); runtime on site k = pure runtime / c_k
+	Links      [][]float64 `yaml:"links,omitempty"`                             // network capacity between sites (default all 1); migration cost = pure cost / capacity
+	Alpha      float64     `yaml:"alpha" label:"site skew α (geometric ratio)"` // ratio of the geometric distribution of submission sites (>= 1; 1 = uniform)
+	SerialProb float64     `yaml:"serial_prob" label:"share of serial jobs p1"`
 	Pow2Prob   float64     `yaml:"pow2_prob"` // among parallel jobs
 	ULow       float64     `yaml:"ulow"`
 	UMed       float64     `yaml:"umed"`
@@ -55,16 +55,16 @@ type GridParams struct {
 	B2         float64     `yaml:"b2"`
 	PA         float64     `yaml:"pa"`
 	PB         float64     `yaml:"pb"`
-	MixP       float64     `yaml:"mix_p"`     // fixed weight of gamma #1 when >= 0; −1 (default) = pa·w + pb
-	ArrShape   float64     `yaml:"arr_shape"` // inter-arrival gamma shape
-	ArrScale   float64     `yaml:"arr_scale"` // inter-arrival gamma scale (s)
-	S          float64     `yaml:"s"`         // stretch factor of inter-arrival times (larger = lighter load)
-	E1         float64     `yaml:"e1"`        // estimate factor range
-	E2         float64     `yaml:"e2"`
+	MixP       float64     `yaml:"mix_p"`                                     // fixed weight of gamma #1 when >= 0; −1 (default) = pa·w + pb
+	ArrShape   float64     `yaml:"arr_shape"`                                 // inter-arrival gamma shape
+	ArrScale   float64     `yaml:"arr_scale"`                                 // inter-arrival gamma scale (s)
+	S          float64     `yaml:"s" label:"inter-arrival stretch factor s"`  // stretch factor of inter-arrival times (larger = lighter load)
+	E1         float64     `yaml:"e1" label:"estimate factor lower bound e1"` // estimate factor range
+	E2         float64     `yaml:"e2" label:"estimate factor upper bound e2"`
 	B1d        float64     `yaml:"deadline_b1"` // deadline factor range
 	B2d        float64     `yaml:"deadline_b2"`
-	D1         float64     `yaml:"d1"` // pure migration cost range (s)
-	D2         float64     `yaml:"d2"`
+	D1         float64     `yaml:"d1" label:"migration cost lower bound d1 (s)"` // pure migration cost range (s)
+	D2         float64     `yaml:"d2" label:"migration cost upper bound d2 (s)"`
 	// RuntimeLog is the logarithm the runtime hyper-gamma draws: "ln"
 	// (Lublin's model, the default) or "log2". Runtime "paper-log2" is
 	// the reading of the printed tuple (10.74, 37.96, 0.55, 0.37, 0.577)
@@ -73,7 +73,7 @@ type GridParams struct {
 	// 60 s and 2^14.0 ≈ 4.5 h; it sets a1, b1, a2, b2, mix_p and
 	// runtime_log. "lublin" (default) keeps the fields as given.
 	RuntimeLog string `yaml:"runtime_log"`
-	Runtime    string `yaml:"runtime"`
+	Runtime    string `yaml:"runtime" label:"runtime model (lublin or paper-log2)"`
 	// RuntimeDraw says what the hyper-gamma draw is: "log" (the default)
 	// a logarithm of the runtime, as §2.1 has it ("对数转换后作业运行时间
 	// (ln l) 的分布如图 2": figure 2 is the distribution of the runtime
@@ -82,7 +82,7 @@ type GridParams struct {
 	// exponentiated (l = the draw): the reading under which figure 7's
 	// "这些作业的纯运行时间差别不大" (the pure runtimes of these jobs differ
 	// little) holds (docs/workloads.md).
-	RuntimeDraw string `yaml:"runtime_draw"`
+	RuntimeDraw string `yaml:"runtime_draw" label:"what the runtime draw is (ln l or l)"`
 }
 
 // DefaultGridParams are the defaults described on GridParams: 8 sites of

@@ -62,22 +62,22 @@ const (
 // over. Without DurationAt the window is the drawn one and Widen does
 // nothing.
 type ReservationParams struct {
-	Lambda          float64 `yaml:"lambda"`
+	Lambda          float64 `yaml:"lambda" label:"mean interval λ between requests (s)"`
 	BookAheadMin    float64 `yaml:"bookahead_min"`
 	BookAheadMax    float64 `yaml:"bookahead_max"`
 	WindowMin       float64 `yaml:"window_min"`
 	WindowMax       float64 `yaml:"window_max"`
-	Flexibility     float64 `yaml:"flexibility"`
+	Flexibility     float64 `yaml:"flexibility" label:"flexibility of a reservation (share of its window)"`
 	Levels          int     `yaml:"levels"`
 	Background      int     `yaml:"background"`
-	Resources       int     `yaml:"resources"`
+	Resources       int     `yaml:"resources" label:"resources (resNumber)"`
 	TaskMin         float64 `yaml:"task_min"`
 	TaskMax         float64 `yaml:"task_max"`
-	Requests        int     `yaml:"requests"`
+	Requests        int     `yaml:"requests" label:"requests (reqNumber)"`
 	BackgroundCover float64 `yaml:"background_cover"`
-	RequestsAtStart bool    `yaml:"requests_at_start"`
-	DurationAt      float64 `yaml:"duration_at"`
-	Widen           string  `yaml:"widen"`
+	RequestsAtStart bool    `yaml:"requests_at_start" label:"every request submitted at time 0"`
+	DurationAt      float64 `yaml:"duration_at" label:"durations fixed at flexibility"`
+	Widen           string  `yaml:"widen" label:"where a widened window grows"`
 }
 
 // The readings of how a replay at a larger flexibility widens a request's
@@ -351,9 +351,9 @@ func (g *Reservations) request() model.Job {
 // window at its end, as the synthetic experiment 3 keeps each request's
 // earliest start.
 type TraceReservationParams struct {
-	Fraction    float64 `yaml:"fraction"`
-	Lambda      float64 `yaml:"lambda"`
-	Flexibility float64 `yaml:"flexibility"`
+	Fraction    float64 `yaml:"fraction" label:"share of jobs made reservations"`
+	Lambda      float64 `yaml:"lambda" label:"mean interval λ between requests (s)"`
+	Flexibility float64 `yaml:"flexibility" label:"flexibility of a reservation (share of its window)"`
 	QuadNodes   int     `yaml:"quad_nodes"`
 	DualNodes   int     `yaml:"dual_nodes"`
 	Background  string  `yaml:"background"`
@@ -364,8 +364,8 @@ type TraceReservationParams struct {
 	// gives it; the jobs picked as requests after the first Requests are
 	// left out (they become neither requests nor tasks, so the background
 	// is the same for every Requests).
-	Requests int    `yaml:"requests"`
-	Widen    string `yaml:"widen"`
+	Requests int    `yaml:"requests" label:"requests (reqNumber)"`
+	Widen    string `yaml:"widen" label:"where a widened window grows"`
 }
 
 // DefaultTraceReservationParams: 10% reservations, λ = 240 s,

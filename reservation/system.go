@@ -105,6 +105,7 @@ func init() {
 		Description: "advance reservations on the resource–reservation graph, DRRM against SRRM (seed 000)",
 		Order:       10,
 		Section:     "failure",
+		ParamLabels: map[string]string{"sigma": "failure time ratio σ (share of the horizon)", "replan": "DRRM's re-planning rule after a failure"},
 		NewParams:   func() any { return &FailureParams{} },
 		Prepare: func(v any, _ func(string) string) (any, error) {
 			p := *v.(*FailureParams)
@@ -150,6 +151,7 @@ func init() {
 		Description: "readings of seed 000's model for every reservation policy: m_schedule's predictor, SRRM's placement, where a preempted task restarts",
 		Order:       11,
 		Section:     "reservation",
+		ParamLabels: map[string]string{"requeue": "where a preempted task restarts", "predictor": "m_schedule's cost predictor", "placement": "where SRRM books in the window"},
 		NewParams:   func() any { return &ModelParams{} },
 		Prepare: func(v any, _ func(string) string) (any, error) {
 			return prepareModel(*v.(*ModelParams))
