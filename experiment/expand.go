@@ -489,9 +489,9 @@ func (s *Spec) execute(r Run, res *resolvedEntry, pol string, cache *Cache) (map
 		}
 	} else if _, loop := system.Loop(pol); loop {
 		cfg.ModelParams = res.params
-		wl, _, err = generate(res, &cfg)
+		wl, _, err = cache.generate(r, res, &cfg)
 	} else {
-		wl, plat, err = generate(res, &cfg)
+		wl, plat, err = cache.generate(r, res, &cfg)
 		if err == nil && w.AdmittedByBoth {
 			wl, err = cache.admittedByBoth(admittedKey(r), res, &cfg, wl, plat)
 		}
