@@ -36,9 +36,14 @@ type Claim struct {
 	Expect        string `yaml:"expect" json:"expect,omitempty"`
 	LowerIsBetter bool   `yaml:"lower_is_better" json:"lower_is_better,omitempty"`
 	// Ratio is the paper's subject/base ratio (at x = At if given, else
-	// at every point): the size rule compares ours with it.
-	Ratio float64 `yaml:"ratio" json:"ratio,omitempty"`
-	At    any     `yaml:"at" json:"at,omitempty"`
+	// at every point): the size rule compares ours with it. AtOnly: the
+	// claim is about the point At only (its statement names one x: "0.684
+	// at σ = 0.4"); the other points are shown, not judged. Without it a
+	// general statement ("far below") is judged at every point, its size
+	// at At.
+	Ratio  float64 `yaml:"ratio" json:"ratio,omitempty"`
+	At     any     `yaml:"at" json:"at,omitempty"`
+	AtOnly bool    `yaml:"at_only" json:"at_only,omitempty"`
 
 	// A trend along plot.x: increasing, decreasing or flat, judged per
 	// series; Series lists the series the claim covers (policy values,
@@ -246,8 +251,11 @@ func (c *Claim) validate(s *Spec, path string, bad func(path, format string, arg
 		case c.Ratio > 0 && !c.LowerIsBetter && c.Ratio <= 1:
 			bad(path+".ratio", "the paper's ratio %s/%s = %g is not above 1, but the claim says %s is better with higher values (no lower_is_better): check the ratio's direction (subject/base)", c.Better, c.Worse, c.Ratio, c.Better)
 		}
-		if c.At != nil && c.Expect == "better-when-ample" {
-			bad(path+".at", "better-when-ample is judged along the whole x axis: a claim about one point (at:) expects better or same")
+		switch {
+		case c.AtOnly && c.At == nil:
+			bad(path+".at_only", "a claim about one point names it: at_only needs at: (an x value)")
+		case c.AtOnly && c.Expect == "better-when-ample":
+			bad(path+".at_only", "better-when-ample is judged along the whole x axis: a claim about one point (at_only) expects better or same")
 		}
 		for _, sw := range s.sweeps() {
 			if why := ambiguousPairing(sw.Zip, c); why != "" {
@@ -266,8 +274,8 @@ func (c *Claim) validate(s *Spec, path string, bad func(path, format string, arg
 			bad(path+".at_most", "want a finite bound, got %g", v)
 		}
 	}
-	if c.kind() != "compare" && (c.Ratio != 0 || c.At != nil || c.Expect != "" || c.LowerIsBetter) {
-		bad(path, "ratio, at, expect and lower_is_better belong to comparisons")
+	if c.kind() != "compare" && (c.Ratio != 0 || c.At != nil || c.AtOnly || c.Expect != "" || c.LowerIsBetter) {
+		bad(path, "ratio, at, at_only, expect and lower_is_better belong to comparisons")
 	}
 	if c.kind() != "trend" && (len(c.Series) > 0 || c.Change != nil || c.From != nil || c.To != nil) {
 		bad(path, "series, change, from and to belong to trends")

@@ -534,7 +534,7 @@ func evalCompare(s *Spec, c *Claim, configs []DataConfig, metric string, data Da
 		}
 		p := point{series: keyExcept(cf.Params, seriesSkip), setting: key, x: cf.Params[x], d: d, judged: true,
 			subj: valueWith(c.Better, cf.Params, moving), base: valueWith(c.Worse, b.Params, moving)}
-		if c.At != nil && !sameValue(p.x, FormatValue(c.At)) {
+		if c.AtOnly && !sameValue(p.x, FormatValue(c.At)) {
 			p.judged, p.context = false, "context: the claim is about "+shortName(x)+" = "+FormatValue(c.At)
 		}
 		if c.Expect == "same" {
@@ -561,7 +561,7 @@ func evalCompare(s *Spec, c *Claim, configs []DataConfig, metric string, data Da
 	}
 	if len(judged) == 0 {
 		out := Outcome{Class: NotRun, Verdict: NotRun, Ours: "no run of both values", Effect: "–", Test: "–", Details: o.Details}
-		if c.At != nil && len(pts) > 0 {
+		if c.AtOnly && len(pts) > 0 {
 			out.Ours = "no run at the claim's point " + shortName(x) + " = " + FormatValue(c.At)
 		}
 		return out
@@ -577,7 +577,7 @@ func evalCompare(s *Spec, c *Claim, configs []DataConfig, metric string, data Da
 	o.Effect = effectRange(effs, judged)
 	n := len(judged)
 	where := fmt.Sprintf("%d %s", n, plural(n, "point", "points"))
-	if c.At != nil {
+	if c.AtOnly {
 		where += " at " + shortName(x) + " = " + FormatValue(c.At)
 	}
 	if k := len(pts) - n; k > 0 {
@@ -609,6 +609,8 @@ func evalCompare(s *Spec, c *Claim, configs []DataConfig, metric string, data Da
 	switch {
 	case c.Ratio > 0 && len(ratios) > 0:
 		o.Ours += fmt.Sprintf("; ratio %s (paper %s)", rangeOf(ratios, "%.3g"), strconv.FormatFloat(c.Ratio, 'g', -1, 64))
+	case c.Ratio > 0 && c.At != nil && !c.AtOnly:
+		o.Ours += "; no run at the paper's point: its ratio not judged"
 	case c.Ratio > 0:
 		o.Ours += "; no ratio (a base of 0 or a negative mean): its size not judged"
 	}
@@ -730,13 +732,17 @@ func sortByX(ps []point) {
 	}
 }
 
-// ratiosOf are our subject/base ratios at the judged points, and whether
-// each is of the paper's size (the size rule; true when the claim gives
-// no ratio).
+// ratiosOf are our subject/base ratios at the judged points where the
+// paper gives its ratio (x = At, else every point), and whether each is
+// of the paper's size (the size rule; true when the claim gives no
+// ratio).
 func (c *Claim) ratiosOf(pts []point) ([]float64, bool) {
 	var out []float64
 	ok := true
 	for _, p := range pts {
+		if c.At != nil && !sameValue(p.x, FormatValue(c.At)) {
+			continue
+		}
 		r := p.d.ratio()
 		if math.IsNaN(r) {
 			continue

@@ -174,12 +174,14 @@ func TestFlatOverTheWholeRange(t *testing.T) {
 	}
 }
 
-// TestRatioAtItsPoint: a claim with the paper's ratio at one x ("0.684
-// at σ = 0.4") is judged at that x; the other points are shown, not
-// judged (a loss elsewhere does not decide it).
+// TestRatioAtItsPoint: a claim about one x ("0.684 at σ = 0.4": at_only)
+// is judged at that x; the other points are shown, not judged (a loss
+// elsewhere does not decide it). A general statement with the paper's
+// ratio at one x ("far below", 0.224 at 25) is judged at every point,
+// its size at at: only.
 func TestRatioAtItsPoint(t *testing.T) {
 	s := compareSpec()
-	c := Claim{Metric: "eta", Param: "node_select", Better: "u", Worse: "random", Expect: "better", LowerIsBetter: true, Ratio: 0.684, At: 2}
+	c := Claim{Metric: "eta", Param: "node_select", Better: "u", Worse: "random", Expect: "better", LowerIsBetter: true, Ratio: 0.684, At: 2, AtOnly: true}
 	rows := runsOf("eta", true,
 		cfgRuns{p("x=1", "node_select=u"), times(steady, 1.2)}, cfgRuns{p("x=1", "node_select=random"), steady},
 		cfgRuns{p("x=2", "node_select=u"), times(steady, 0.684)}, cfgRuns{p("x=2", "node_select=random"), steady},
@@ -196,6 +198,16 @@ func TestRatioAtItsPoint(t *testing.T) {
 	}
 	if notJudged != 2 {
 		t.Errorf("the other points are not shown as context: %v", o.Details)
+	}
+	general := c
+	general.AtOnly = false
+	if o := only(t, Evaluate(s, &general, NewRowsData(rows))); o.Class != Disagrees || !strings.HasPrefix(o.Ours, "3 points: 1 win, 1 tie, 1 loss; ratio 0.684 (paper 0.684)") {
+		t.Errorf("a general statement: %s (%s), want disagrees (the loss at x=1), ratio at x=2", o.Class, o.Ours)
+	}
+	base := strings.Split(readingsSpec, "claims:\n")[0] + "claims:\n"
+	bad := "  - {claim: c, source: s, metric: makespan, param: node_select, better: u, worse: random, expect: better, at_only: true}\n"
+	if _, err := Parse("spec.yaml", []byte(base+bad), ""); err == nil || !strings.Contains(err.Error(), "claims[0].at_only: a claim about one point names it: at_only needs at:") {
+		t.Errorf("at_only without at: %v", err)
 	}
 	// At a label without that x: not run at this scale.
 	rows = runsOf("eta", true, cfgRuns{p("x=1", "node_select=u"), steady}, cfgRuns{p("x=1", "node_select=random"), steady})
