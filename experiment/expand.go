@@ -488,6 +488,7 @@ func (s *Spec) execute(r Run, res *resolvedEntry, pol string, cache *Cache) (map
 			plat = cfg.Platform // this run's own platform (same shape as the cached one)
 		}
 	} else if _, loop := system.Loop(pol); loop {
+		cfg.ModelParams = res.params
 		wl, _, err = cache.generate(r, res, &cfg)
 	} else {
 		wl, plat, err = cache.generate(r, res, &cfg)

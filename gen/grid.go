@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 
 	"gonum.org/v1/gonum/stat/distuv"
 
@@ -42,7 +43,7 @@ type GridParams struct {
 	Sites      []float64   `yaml:"sites"`                                       // parallel capacity c_k of each site (grid scheduler); runtime on site k = pure runtime / c_k
 	Links      [][]float64 `yaml:"links,omitempty"`                             // network capacity between sites (default all 1); migration cost = pure cost / capacity
 	Alpha      float64     `yaml:"alpha" label:"site skew α (geometric ratio)"` // ratio of the geometric distribution of submission sites (>= 1; 1 = uniform)
-	SerialProb float64     `yaml:"serial_prob"`
+	SerialProb float64     `yaml:"serial_prob" label:"share of serial jobs p1"`
 	Pow2Prob   float64     `yaml:"pow2_prob"` // among parallel jobs
 	ULow       float64     `yaml:"ulow"`
 	UMed       float64     `yaml:"umed"`
@@ -72,7 +73,16 @@ type GridParams struct {
 	// 60 s and 2^14.0 ≈ 4.5 h; it sets a1, b1, a2, b2, mix_p and
 	// runtime_log. "lublin" (default) keeps the fields as given.
 	RuntimeLog string `yaml:"runtime_log"`
-	Runtime    string `yaml:"runtime"`
+	Runtime    string `yaml:"runtime" label:"runtime model (lublin or paper-log2)"`
+	// RuntimeDraw says what the hyper-gamma draw is: "log" (the default)
+	// a logarithm of the runtime, as §2.1 has it ("对数转换后作业运行时间
+	// (ln l) 的分布如图 2": figure 2 is the distribution of the runtime
+	// after the log transform, ln l), so l = e^draw (2^draw with
+	// runtime_log log2); "raw" the runtime itself, in seconds, not
+	// exponentiated (l = the draw): the reading under which figure 7's
+	// "这些作业的纯运行时间差别不大" (the pure runtimes of these jobs differ
+	// little) holds (docs/workloads.md).
+	RuntimeDraw string `yaml:"runtime_draw" label:"what the runtime draw is (ln l or l)"`
 }
 
 // DefaultGridParams are the defaults described on GridParams: 8 sites of
@@ -84,7 +94,7 @@ func DefaultGridParams() GridParams {
 		SerialProb: 0.21, Pow2Prob: 0.89, ULow: t.ULow, UMed: t.UMed, UHi: t.UHi, UProb: t.UProb,
 		A1: t.A1, B1: t.B1, A2: t.A2, B2: t.B2, PA: t.PA, PB: t.PB, MixP: -1,
 		ArrShape: 8.17, ArrScale: 3.96, S: 1, E1: 1, E2: 2, B1d: 2, B2d: 6, D1: 10, D2: 100,
-		RuntimeLog: "ln", Runtime: "lublin",
+		RuntimeLog: "ln", Runtime: "lublin", RuntimeDraw: "log",
 	}
 }
 
@@ -117,6 +127,8 @@ func (p *GridParams) validate() error {
 		return fmt.Errorf("runtime: want lublin or paper-log2, got %q", p.Runtime)
 	case p.RuntimeLog != "" && p.RuntimeLog != "ln" && p.RuntimeLog != "log2":
 		return fmt.Errorf("runtime_log: want ln or log2, got %q", p.RuntimeLog)
+	case p.RuntimeDraw != "" && p.RuntimeDraw != "log" && p.RuntimeDraw != "raw":
+		return fmt.Errorf("runtime_draw: want log or raw, got %q", p.RuntimeDraw)
 	case !(p.Alpha >= 1):
 		return fmt.Errorf("alpha: must be >= 1, got %g", p.Alpha)
 	case !(p.SerialProb >= 0 && p.SerialProb <= 1):
@@ -254,12 +266,28 @@ func paperLog2(p GridParams) GridParams {
 	return p
 }
 
-// logRuntime draws ln(runtime) (a log2 draw is converted).
-func (g *Grid) logRuntime(n int) float64 {
-	p := g.p.MixP
-	if p < 0 {
-		p = min(1, max(0, g.p.PA*float64(n)+g.p.PB))
+// mixWeight is the weight of the hyper-gamma's first gamma for a job of
+// n processors: mix_p if set, else pa·n + pb within [0, 1].
+func (p *GridParams) mixWeight(n int) float64 {
+	if p.MixP >= 0 {
+		return p.MixP
 	}
+	return min(1, max(0, p.PA*float64(n)+p.PB))
+}
+
+// kept reports whether a hyper-gamma draw d is kept (larger ones are
+// drawn again): ln(runtime) ≤ 12, Lublin's cap, in the draw's unit.
+func (p *GridParams) kept(d float64) bool {
+	if p.RuntimeLog == "log2" {
+		d *= math.Ln2
+	}
+	return d <= lublinRuntimeCap
+}
+
+// draw is one hyper-gamma draw for a job of n processors, in the unit of
+// runtime_log, kept by the cap.
+func (g *Grid) draw(n int) float64 {
+	p := g.p.mixWeight(n)
 	for {
 		var l float64
 		if g.mixR.Float64() < p {
@@ -267,13 +295,25 @@ func (g *Grid) logRuntime(n int) float64 {
 		} else {
 			l = g.run2.Rand()
 		}
-		if g.p.RuntimeLog == "log2" {
-			l *= math.Ln2
-		}
-		if l <= lublinRuntimeCap {
+		if g.p.kept(l) {
 			return l
 		}
 	}
+}
+
+// runtime is a job's pure runtime from its draw: by runtime_draw, e^draw
+// (2^draw with runtime_log log2) or the draw itself, whole seconds, at
+// least 1.
+func (g *Grid) runtime(n int) float64 {
+	d := g.draw(n)
+	switch {
+	case g.p.RuntimeDraw == "raw":
+	case g.p.RuntimeLog == "log2":
+		d = math.Exp(d * math.Ln2)
+	default:
+		d = math.Exp(d)
+	}
+	return max(1, math.Floor(d))
 }
 
 func (g *Grid) site() int {
@@ -298,7 +338,7 @@ func (g *Grid) Next() model.Job {
 	}
 	g.started = true
 	n := g.size()
-	l := max(1, math.Floor(math.Exp(g.logRuntime(n))))
+	l := g.runtime(n)
 	e := uniform(g.estR, g.p.E1, g.p.E2)
 	b := uniform(g.dlR, g.p.B1d, g.p.B2d)
 	g.id++
@@ -313,4 +353,59 @@ func (g *Grid) Next() model.Job {
 	tf.ReqProcs, tf.Status, tf.Partition = n, 1, m.Site+1
 	j.TraceFields = g.shared.Trace(tf)
 	return j
+}
+
+// Windows summarises the runtimes and deadline spans of windows of
+// consecutive jobs (seed 004's figure 7 shows one window of 10): medians
+// over the windows of the coefficient of variation and of the range
+// (max − min) of the runtimes l and of the deadline spans td − ta, and
+// how many of the windows have runtimes within a CV of 0.5.
+type Windows struct {
+	RuntimeCV, SpanCV       float64
+	RuntimeRange, SpanRange float64
+	Close, Windows          int
+}
+
+// Figure7Windows draws n windows of k consecutive jobs from g.
+func Figure7Windows(g *Grid, n, k int) Windows { return windowsOf(Take(g, n*k), k) }
+
+// windowsOf summarises the whole windows of k consecutive jobs of jobs,
+// each job's deadline span taken at e = 1: (deadline − submit) · runtime
+// / estimate = B·l.
+func windowsOf(jobs []model.Job, k int) Windows {
+	cv := func(x []float64) float64 {
+		m, v := 0.0, 0.0
+		for _, a := range x {
+			m += a
+		}
+		m /= float64(len(x))
+		for _, a := range x {
+			v += (a - m) * (a - m)
+		}
+		return math.Sqrt(v/float64(len(x)-1)) / m
+	}
+	rng := func(x []float64) float64 { return slices.Max(x) - slices.Min(x) }
+	med := func(x []float64) float64 {
+		if len(x) == 0 {
+			return math.NaN()
+		}
+		slices.Sort(x)
+		return x[len(x)/2]
+	}
+	var cvl, cvd, rl, rd []float64
+	w := Windows{}
+	for s := 0; s+k <= len(jobs) && k > 1; s += k {
+		l, d := make([]float64, k), make([]float64, k)
+		for i, j := range jobs[s : s+k] {
+			l[i], d[i] = j.Runtime, (j.Deadline-j.Submit)*j.Runtime/j.Estimate
+		}
+		c := cv(l)
+		if c < 0.5 {
+			w.Close++
+		}
+		w.Windows++
+		cvl, cvd, rl, rd = append(cvl, c), append(cvd, cv(d)), append(rl, rng(l)), append(rd, rng(d))
+	}
+	w.RuntimeCV, w.SpanCV, w.RuntimeRange, w.SpanRange = med(cvl), med(cvd), med(rl), med(rd)
+	return w
 }

@@ -53,6 +53,14 @@ const (
 // RequestsAtStart submits every request at time 0 (its window unchanged):
 // the reading of figure 13 where all reservations are booked before the
 // resource fails.
+//
+// Widen says where a window widened by DurationAt grows (WidenNames):
+// "keep-start" (the default) keeps the earliest start (submit +
+// book-ahead) and moves the latest end; "move-start" scales the book-ahead
+// with the window (book-ahead × widened window / drawn window), the rule of
+// the OSC experiment, whose book-ahead is half the window (§3.1), carried
+// over. Without DurationAt the window is the drawn one and Widen does
+// nothing.
 type ReservationParams struct {
 	Lambda          float64 `yaml:"lambda" label:"mean interval λ between requests (s)"`
 	BookAheadMin    float64 `yaml:"bookahead_min"`
@@ -69,6 +77,25 @@ type ReservationParams struct {
 	BackgroundCover float64 `yaml:"background_cover"`
 	RequestsAtStart bool    `yaml:"requests_at_start" label:"every request submitted at time 0"`
 	DurationAt      float64 `yaml:"duration_at" label:"durations fixed at flexibility"`
+	Widen           string  `yaml:"widen" label:"where a widened window grows"`
+}
+
+// The readings of how a replay at a larger flexibility widens a request's
+// window (parameter widen of both reservation models): the earliest start
+// stays, or the book-ahead grows with the window.
+const (
+	WidenKeepStart = "keep-start"
+	WidenMoveStart = "move-start"
+)
+
+// WidenNames are the values of widen.
+var WidenNames = []string{WidenKeepStart, WidenMoveStart}
+
+func checkWiden(w string) error {
+	if w != "" && w != WidenKeepStart && w != WidenMoveStart {
+		return fmt.Errorf("widen: want %s or %s, got %q", WidenKeepStart, WidenMoveStart, w)
+	}
+	return nil
 }
 
 // DefaultReservationParams are seed 000's: λ = 2, flexibility 0.1.
@@ -114,6 +141,9 @@ func (p *ReservationParams) validate() error {
 		return fmt.Errorf("background_cover: needs requests > 0 (the horizon is the requests' latest window end)")
 	case p.BackgroundCover > 0 && p.TaskMax <= 0:
 		return fmt.Errorf("background_cover: needs task_max > 0")
+	}
+	if err := checkWiden(p.Widen); err != nil {
+		return err
 	}
 	for _, r := range []struct {
 		lo, hi string
@@ -263,6 +293,10 @@ func (g *Reservations) request() model.Job {
 	if g.p.DurationAt > 0 {
 		dur = (1 - g.p.DurationAt) * win
 		win = dur / (1 - g.p.Flexibility)
+		if g.p.Widen == WidenMoveStart {
+			// widened / drawn window, exactly 1 at flexibility duration_at
+			book *= (1 - g.p.DurationAt) / (1 - g.p.Flexibility)
+		}
 	}
 	j := model.NewJob(0, g.t, dur, 1)
 	if g.p.RequestsAtStart {
@@ -306,6 +340,16 @@ func (g *Reservations) request() model.Job {
 // distributed over the nodes); "trace" keeps their trace submit times
 // (the reservations then arrive within days of a 677-day trace, and the
 // nodes are almost idle while they run).
+//
+// Widen says what a larger flexibility does to a request's book-ahead:
+// "move-start" (the default) sets it to half the widened window, as §3.1
+// has it for every request ("并把每个预留任务的预留提前时间设置为预留时间窗口
+// 的一半": the book-ahead time of each reservation is half its window), so
+// the earliest start moves later with the flexibility (by 4.5 durations
+// at 0.9); "keep-start" keeps the book-ahead of flexibility 0 (half the
+// duration: the window the request has with no slack) and widens the
+// window at its end, as the synthetic experiment 3 keeps each request's
+// earliest start.
 type TraceReservationParams struct {
 	Fraction    float64 `yaml:"fraction" label:"share of jobs made reservations"`
 	Lambda      float64 `yaml:"lambda" label:"mean interval λ between requests (s)"`
@@ -320,7 +364,8 @@ type TraceReservationParams struct {
 	// gives it; the jobs picked as requests after the first Requests are
 	// left out (they become neither requests nor tasks, so the background
 	// is the same for every Requests).
-	Requests int `yaml:"requests" label:"requests (reqNumber)"`
+	Requests int    `yaml:"requests" label:"requests (reqNumber)"`
+	Widen    string `yaml:"widen" label:"where a widened window grows"`
 }
 
 // DefaultTraceReservationParams: 10% reservations, λ = 240 s,
@@ -344,7 +389,7 @@ func (p *TraceReservationParams) validate() error {
 	case p.Background != "start" && p.Background != "trace" && p.Background != "":
 		return fmt.Errorf("background: want start or trace, got %q", p.Background)
 	}
-	return nil
+	return checkWiden(p.Widen)
 }
 
 // NodeCPUs is the CPU count a trace-derived reservation's booking assumes.
@@ -406,6 +451,9 @@ func FromTrace(jobs []model.Job, p TraceReservationParams, seed uint64) ([]model
 			dur := work / float64(m)
 			win := dur / (1 - p.Flexibility)
 			mf.WindowStart = t + win/2
+			if p.Widen == WidenKeepStart {
+				mf.WindowStart = t + dur/2
+			}
 			mf.WindowEnd = mf.WindowStart + win
 			j.Runtime, j.Estimate = dur, dur
 			mf.Level = [...]int{4, 2, 1}[tf.Queue-TypeQuad]

@@ -3,7 +3,6 @@ package gen
 import (
 	"math"
 	"math/bits"
-	"slices"
 	"strings"
 	"testing"
 
@@ -27,15 +26,7 @@ const (
 
 // ksStat is the one-sample Kolmogorov–Smirnov statistic of x against cdf.
 func ksStat(x []float64, cdf func(float64) float64) float64 {
-	x = slices.Clone(x)
-	slices.Sort(x)
-	n := float64(len(x))
-	d := 0.0
-	for i, v := range x {
-		f := cdf(v)
-		d = max(d, f-float64(i)/n, float64(i+1)/n-f)
-	}
-	return d
+	return KS(x, cdf) / math.Sqrt(float64(len(x)))
 }
 
 // ksCritical is the asymptotic critical value of D at significance a.
@@ -82,10 +73,6 @@ func requireChi2(t *testing.T, what string, obs []float64, probs []float64) {
 	if pv < alphaKS {
 		t.Errorf("%s: observed frequencies differ from the model (p = %g)", what, pv)
 	}
-}
-
-func uniformCDF(a, b float64) func(float64) float64 {
-	return func(x float64) float64 { return min(1, max(0, (x-a)/(b-a))) }
 }
 
 // twoStageCDF is the CDF of the two-stage uniform on log2(size).

@@ -55,10 +55,11 @@ func (p *Policy) statLeaf(_ *engine.View, j *engine.Job) int {
 			}
 			loads[i], vars[i] = p.domainLoad(c, p.rep)
 		}
-		i := Pick(loads, vars)
+		i, how := PickHow(loads, vars)
 		if i < 0 {
 			return -1
 		}
+		p.picks[how]++
 		d = d.Children[i]
 	}
 	return d.Leaf
@@ -114,6 +115,10 @@ func (p *Policy) mapBatch(v *engine.View) {
 			live = append(live, j)
 		}
 	}
+	p.batched += len(live)
+	if len(live) > 1 {
+		p.shared += len(live)
+	}
 	MinMin(len(live), len(p.t.Leaves), func(i, k int) float64 {
 		if !p.eligible(k, live[i]) {
 			return math.Inf(1)
@@ -136,8 +141,19 @@ type Mapping struct{ Task, Leaf int }
 // (k = −1: no finite choice). Each round computes every unmapped task's
 // minimum completion time and maps the task with the smallest (ties: the
 // lower task, then the lower machine). It returns the mappings in order.
+//
+// A mapping to machine k changes only the completion times on k (as in
+// Ibarra & Kim's model, where it moves k's ready time), so ct is called
+// n·m times at first and then only for the machine just assigned: n·m +
+// n² calls in all instead of n²·m.
 func MinMin(n, m int, ct func(i, k int) float64, assign func(i, k int)) []Mapping {
 	done := make([]bool, n)
+	c := make([]float64, n*m)
+	for i := range n {
+		for k := range m {
+			c[i*m+k] = ct(i, k)
+		}
+	}
 	var out []Mapping
 	for range n {
 		bi, bk, bc := -1, -1, math.Inf(1)
@@ -146,8 +162,8 @@ func MinMin(n, m int, ct func(i, k int) float64, assign func(i, k int)) []Mappin
 				continue
 			}
 			for k := range m {
-				if c := ct(i, k); c < bc {
-					bi, bk, bc = i, k, c
+				if v := c[i*m+k]; v < bc {
+					bi, bk, bc = i, k, v
 				}
 			}
 			if bi < 0 {
@@ -160,6 +176,14 @@ func MinMin(n, m int, ct func(i, k int) float64, assign func(i, k int)) []Mappin
 		}
 		out = append(out, Mapping{bi, bk})
 		assign(bi, bk)
+		if bk < 0 {
+			continue
+		}
+		for i := range n {
+			if !done[i] {
+				c[i*m+bk] = ct(i, bk)
+			}
+		}
 	}
 	return out
 }

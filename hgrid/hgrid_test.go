@@ -1,6 +1,7 @@
 package hgrid
 
 import (
+	"fmt"
 	"math"
 	"os"
 	"strings"
@@ -61,6 +62,23 @@ func TestPick(t *testing.T) {
 			t.Errorf("Pick(%v, %v) = %d, want %d", c.loads, c.vars, got, c.want)
 		}
 	}
+	// What decided: the load alone, the variance among equal loads, or
+	// the order among equal loads and variances.
+	for _, c := range []struct {
+		loads, vars []float64
+		want        int
+		how         Decider
+	}{
+		{[]float64{0.2, 0.1, 0.3}, []float64{0, 0.5, 0}, 1, ByLoad},
+		{[]float64{0.2, 0.1, 0.1, 0.1}, []float64{0, 0.01, 0.04, 0.04}, 2, ByVariance},
+		{[]float64{0.1, 0.1, 0.2}, []float64{0.04, 0.01, 0.9}, 0, ByVariance}, // the first has the larger variance
+		{[]float64{0.1, 0.1}, []float64{0, 0}, 0, ByOrder},
+		{[]float64{math.NaN(), 0.5}, []float64{math.NaN(), 0}, 1, ByLoad},
+	} {
+		if i, how := PickHow(c.loads, c.vars); i != c.want || how != c.how {
+			t.Errorf("PickHow(%v, %v) = %d, %d; want %d, %d", c.loads, c.vars, i, how, c.want, c.how)
+		}
+	}
 }
 
 // small is a two-level tree: A (leaves A1, A2 of two 1-CPU nodes) and B
@@ -116,6 +134,47 @@ func TestRecursion(t *testing.T) {
 	wide := &engine.Job{Job: new(model.NewJob(2, 0, 10, 3))}
 	if k := pol.statLeaf(nil, wide); pol.t.Leaves[k].Name != "B" {
 		t.Errorf("3-processor job went to %s, want B (the only leaf with 3 processors)", pol.t.Leaves[k].Name)
+	}
+	// Four choices: the tie at the top (variance), A alone, then A1 by
+	// load, B alone for the wide job.
+	if x := pol.Extra(); x["pick_calls"] != 4 || x["pick_ties"] != 1 || x["pick_variance"] != 1 {
+		t.Errorf("pick counts %v, want 4 calls, 1 tie, decided by variance", x)
+	}
+}
+
+// TestOffECT: the share of dispatches to a leaf whose expected completion
+// time exceeds the least. Two leaves of one node, S (speed 1) first and F
+// (speed 2); one 100 s job on the idle grid. Statistical balancing (cpu
+// weight only) sees equal loads and variances and takes the first, S
+// (completion 100 against 50 on F): off_ect 1, one choice decided by the
+// order. MinMin takes F: off_ect 0, and reports no pick counts.
+func TestOffECT(t *testing.T) {
+	tr, err := Build(TreeSpec{Name: "two-speeds", Domains: []DomainSpec{
+		{Name: "S", Nodes: []NodeGroup{{Count: 1, Speed: 1}}},
+		{Name: "F", Nodes: []NodeGroup{{Count: 1, Speed: 2}}},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := Params{Weights: Weights{"cpu": 1}}
+	p.Defaults()
+	jobs := []model.Job{model.NewJob(1, 0, 100, 1)}
+	for _, c := range []struct {
+		disp, leaf string
+		off        float64
+	}{{"stat", "S", 1}, {"minmin", "F", 0}} {
+		_, pol := run(t, tr, c.disp, p, jobs)
+		x := pol.Extra()
+		if got := tr.Leaves[pol.Log[0].Leaf].Name; got != c.leaf || x["off_ect"] != c.off {
+			t.Errorf("%s: job to %s, off_ect %g (%v); want %s, %g", c.disp, got, x["off_ect"], x, c.leaf, c.off)
+		}
+		if b, ok := x["batch_shared"]; c.disp == "minmin" && b != 0 || c.disp != "minmin" && ok {
+			t.Errorf("%s: batch_shared %g (present %v), want 0 for MinMin's batch of one, absent otherwise", c.disp, b, ok)
+		}
+		_, has := x["pick_calls"]
+		if c.disp == "stat" && (x["pick_calls"] != 1 || x["pick_ties"] != 1 || x["pick_variance"] != 0) || c.disp != "stat" && has {
+			t.Errorf("%s: pick counts %v", c.disp, x)
+		}
 	}
 }
 
@@ -270,6 +329,19 @@ func TestMinMinPolicy(t *testing.T) {
 	}
 	if got[1] != "slow" || got[2] != "fast" || got[3] != "fast" {
 		t.Errorf("mapping %v, want job 1 (8 s) slow, jobs 2 (4 s) and 3 (6 s) fast", got)
+	}
+	// All three shared the batch; MinMin's choices are its completion
+	// times', so none went to a leaf of more than the least (for the job,
+	// after the jobs mapped before it).
+	if x := pol.Extra(); x["batch_shared"] != 1 || x["off_ect"] != 0 {
+		t.Errorf("batch_shared %g, off_ect %g; want 1 and 0", x["batch_shared"], x["off_ect"])
+	}
+	// A fourth job alone in a later batch: 3 of 4 batched jobs shared one.
+	j := model.NewJob(4, 100, 5, 1)
+	j.Estimate = 5
+	_, pol = run(t, tr, "minmin", p, append(jobs, j))
+	if x := pol.Extra(); x["batch_shared"] != 0.75 {
+		t.Errorf("batch_shared %g, want 0.75", x["batch_shared"])
 	}
 }
 
@@ -469,6 +541,52 @@ func TestACOPolicy(t *testing.T) {
 	}
 	if len(got) != 3 || got[0] != 0 || got[1] != 1 || got[2] != 0 {
 		t.Errorf("ACO mapped jobs to leaves %v, want [0 1 0]", got)
+	}
+}
+
+// TestACOEvaporation: the per-dispatch evaporation under a burst. Leaf a
+// has five 1-CPU nodes (τ = 1), leaf b one (τ = 0.2), equal speeds;
+// seven 10 s jobs arrive together at 1, q0 = 1, α = 1, β = 2, ρ = 0.1.
+// Evaporating on every dispatch, a's τ falls to 0.9⁵ ≈ 0.59 after the
+// first five jobs (which fill a's nodes), so job 6 goes to b (0.2 / 10²
+// against 0.59 / 20²); job 7 to a again (b's τ fell to 0.18). With
+// evaporation once per report (none between these dispatches), τ stays
+// at its start and a takes all seven (1 / 20² > 0.2 / 10²).
+func TestACOEvaporation(t *testing.T) {
+	tr, err := Build(TreeSpec{Domains: []DomainSpec{
+		{Name: "a", Nodes: []NodeGroup{{Count: 5}}},
+		{Name: "b", Nodes: []NodeGroup{{Count: 1}}},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var jobs []model.Job
+	for i := range 7 {
+		j := model.NewJob(int64(i+1), 1, 10, 1)
+		j.Estimate = 10
+		jobs = append(jobs, j)
+	}
+	for _, c := range []struct{ evaporate, want string }{{"", "[0 0 0 0 0 1 0]"}, {"dispatch", "[0 0 0 0 0 1 0]"}, {"report", "[0 0 0 0 0 0 0]"}} {
+		p := DefaultParams()
+		p.ACO = ACOParams{Alpha: 1, Beta: 2, Rho: 0.1, Q0: 1, Evaporate: c.evaporate}
+		_, pol := run(t, tr, "aco", p, jobs)
+		var got []int
+		for _, pl := range pol.Log {
+			got = append(got, pl.Leaf)
+		}
+		if fmt.Sprint(got) != c.want {
+			t.Errorf("evaporate %q: leaves %v, want %s", c.evaporate, got, c.want)
+		}
+	}
+	p := DefaultParams()
+	p.ACO.Evaporate = "never"
+	if _, err := New(tr, "aco", p, 1); err == nil || !strings.Contains(err.Error(), `aco.evaporate: want dispatch or report, got "never"`) {
+		t.Errorf("bad evaporate: %v", err)
+	}
+	q := Params{ACO: ACOParams{Evaporate: "report"}}
+	q.Defaults()
+	if q.ACO != (ACOParams{Alpha: 1, Beta: 2, Rho: 0.1, Q0: 0.9, Evaporate: "report"}) {
+		t.Errorf("defaults with only evaporate set: %+v", q.ACO)
 	}
 }
 
@@ -681,4 +799,70 @@ func TestPaper109Single(t *testing.T) {
 			t.Fatalf("node %s: %d PEs, speed %g; want 1 and 1", n.Name, n.PEs, n.Speed)
 		}
 	}
+}
+
+// TestMinMinCache: MinMin recomputes only the assigned machine's
+// completion times; on random ETC matrices with machine ready times (the
+// model where that is exact) its mappings equal those of MinMin
+// recomputing every completion time every round, including ties and
+// tasks no machine can take.
+func TestMinMinCache(t *testing.T) {
+	naive := func(n, m int, ct func(i, k int) float64, assign func(i, k int)) []Mapping {
+		done := make([]bool, n)
+		var out []Mapping
+		for range n {
+			bi, bk, bc := -1, -1, math.Inf(1)
+			for i := range n {
+				if done[i] {
+					continue
+				}
+				for k := range m {
+					if v := ct(i, k); v < bc {
+						bi, bk, bc = i, k, v
+					}
+				}
+				if bi < 0 {
+					bi = i
+				}
+			}
+			done[bi] = true
+			if math.IsInf(bc, 1) {
+				bk = -1
+			}
+			out = append(out, Mapping{bi, bk})
+			assign(bi, bk)
+		}
+		return out
+	}
+	rapid.Check(t, func(rt *rapid.T) {
+		n, m := rapid.IntRange(1, 12).Draw(rt, "tasks"), rapid.IntRange(1, 5).Draw(rt, "machines")
+		etc := make([][]float64, n)
+		for i := range etc {
+			for range m {
+				v := float64(rapid.IntRange(0, 6).Draw(rt, "etc")) // small: many ties
+				if v == 0 {
+					v = math.Inf(1) // this machine cannot take the task
+				}
+				etc[i] = append(etc[i], v)
+			}
+		}
+		run := func(f func(int, int, func(int, int) float64, func(int, int)) []Mapping) (string, int) {
+			ready := make([]float64, m)
+			calls := 0
+			out := f(n, m, func(i, k int) float64 { calls++; return ready[k] + etc[i][k] }, func(i, k int) {
+				if k >= 0 {
+					ready[k] += etc[i][k]
+				}
+			})
+			return fmt.Sprint(out, ready), calls
+		}
+		got, calls := run(MinMin)
+		want, _ := run(naive)
+		if got != want {
+			rt.Fatalf("cached MinMin %s, recomputing %s", got, want)
+		}
+		if calls > n*m+n*n {
+			rt.Fatalf("%d completion-time calls for %d tasks on %d machines", calls, n, m)
+		}
+	})
 }

@@ -104,6 +104,48 @@ const tieEps = 1e-12
 // (formula (3), "找出方差最大的节点"); if still several, the first. It
 // returns the index into loads, or −1 if there is none.
 func Pick(loads, variances []float64) int {
+	i, _ := PickHow(loads, variances)
+	return i
+}
+
+// Decider says what decided a Pick: the load alone, formula (3)'s
+// variance among candidates of equal least load, or the order among
+// candidates of equal load and variance.
+type Decider int
+
+const (
+	ByLoad Decider = iota
+	ByVariance
+	ByOrder
+)
+
+// PickHow is Pick, also saying what decided: ByLoad when one candidate
+// has the least load, ByVariance when several do and their variances are
+// not all equal, ByOrder when several do with equal variances (then the
+// first is taken).
+func PickHow(loads, variances []float64) (int, Decider) {
+	best := pickIndex(loads, variances)
+	if best < 0 {
+		return best, ByLoad
+	}
+	tied := 0
+	vmin, vmax := math.Inf(1), math.Inf(-1)
+	for i, l := range loads {
+		if !math.IsNaN(l) && math.Abs(l-loads[best]) <= tieEps {
+			tied++
+			vmin, vmax = min(vmin, variances[i]), max(vmax, variances[i])
+		}
+	}
+	switch {
+	case tied < 2:
+		return best, ByLoad
+	case vmax > vmin+tieEps:
+		return best, ByVariance
+	}
+	return best, ByOrder
+}
+
+func pickIndex(loads, variances []float64) int {
 	best := -1
 	for i, l := range loads {
 		if math.IsNaN(l) {

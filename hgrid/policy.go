@@ -55,11 +55,19 @@ type Params struct {
 // scheme of Chang, Chang & Lin, "An ant algorithm for balanced job
 // scheduling in grids" (FGCS 25(1), 2009): pheromone per resource,
 // lowered on assignment and raised on completion.
+//
+// Evaporate says when τ evaporates: "dispatch" (the default, the scheme
+// above: every assignment to a leaf lowers its τ, so a burst of arrivals
+// with no completion in between drives the τ of the leaves it fills
+// towards 0, whatever their capacity) or "report" (every leaf's τ once
+// per report period, as a global evaporation: a probe of what the
+// per-dispatch rule does under bursts, not a published variant).
 type ACOParams struct {
-	Alpha float64 `yaml:"alpha" json:"alpha,omitempty" range:"[0,]"`
-	Beta  float64 `yaml:"beta" json:"beta,omitempty" range:"[0,]"`
-	Rho   float64 `yaml:"rho" json:"rho,omitempty" range:"(0,1)"`
-	Q0    float64 `yaml:"q0" json:"q0,omitempty" range:"[0,1]"`
+	Alpha     float64 `yaml:"alpha" json:"alpha,omitempty" range:"[0,]"`
+	Beta      float64 `yaml:"beta" json:"beta,omitempty" range:"[0,]"`
+	Rho       float64 `yaml:"rho" json:"rho,omitempty" range:"(0,1)"`
+	Q0        float64 `yaml:"q0" json:"q0,omitempty" range:"[0,1]"`
+	Evaporate string  `yaml:"evaporate" json:"evaporate,omitempty"`
 }
 
 // FailureParams: manager failures at given times, and/or at random with
@@ -101,8 +109,8 @@ func (p *Params) Defaults() {
 	if p.Batch == 0 {
 		p.Batch = d.Batch
 	}
-	if p.ACO == (ACOParams{}) {
-		p.ACO = d.ACO
+	if p.ACO == (ACOParams{Evaporate: p.ACO.Evaporate}) {
+		p.ACO = ACOParams{Alpha: d.ACO.Alpha, Beta: d.ACO.Beta, Rho: d.ACO.Rho, Q0: d.ACO.Q0, Evaporate: p.ACO.Evaporate}
 	}
 }
 
@@ -209,6 +217,18 @@ type Policy struct {
 	unfinished                                                 int
 	redispatched, activations, withdrawals, detections, reject int
 	lost                                                       int
+
+	// picks counts statistical balancing's choices at one level of the
+	// tree (Pick calls) by what decided them (Decider).
+	picks [3]int
+	// offECT counts the dispatches to a leaf whose expected completion
+	// time for the job (from the dispatcher's tables) exceeds the least
+	// over the eligible leaves; dispatched counts every dispatch.
+	offECT, dispatched int
+	// batched counts the jobs MinMin mapped in its batches, shared those
+	// mapped in a batch with at least one other job (a batch of one is a
+	// greedy minimum-completion-time choice, not MinMin's).
+	batched, shared int
 }
 
 // ManagerTable is one row of the grid manager's tables.
@@ -262,6 +282,8 @@ func New(t *Tree, disp string, p Params, seed uint64) (*Policy, error) {
 		return nil, fmt.Errorf("l_low, l_high: need l_low <= l_high, got %g and %g", p.LLow, p.LHigh)
 	case !(p.Batch >= MinPeriod):
 		return nil, fmt.Errorf("batch: must be at least %g s, got %g", MinPeriod, p.Batch)
+	case p.ACO.Evaporate != "" && p.ACO.Evaporate != "dispatch" && p.ACO.Evaporate != "report":
+		return nil, fmt.Errorf("aco.evaporate: want dispatch or report, got %q", p.ACO.Evaporate)
 	}
 	for i, f := range p.Failures.At {
 		if f.Manager < 0 || f.Manager >= len(t.Tops) {
@@ -531,6 +553,10 @@ func (p *Policy) place(v *engine.View, j *engine.Job, k int) {
 	top := p.t.Leaves[k].Top
 	p.where[j.Index] = k
 	p.dispAt[j.Index] = now
+	p.dispatched++
+	if c := p.ect(now, j, k); p.bestECT(now, j) < c-ectEps*max(1, c-now) {
+		p.offECT++
+	}
 	l := p.t.Leaves[k]
 	dur := j.SchedEstimate() / l.Speed
 	st := p.view.avail[k].book(j.Procs, now+cost, dur)
@@ -543,7 +569,7 @@ func (p *Policy) place(v *engine.View, j *engine.Job, k int) {
 		p.view.qw[k] += float64(j.Procs) * dur
 	}
 	p.view.indices(p, k, p.rep)
-	if p.disp == "aco" {
+	if p.disp == "aco" && p.p.ACO.Evaporate != "report" {
 		p.tau[k] = max(1e-9, (1-p.p.ACO.Rho)*p.tau[k])
 	}
 	if cost > 0 {
@@ -552,6 +578,22 @@ func (p *Policy) place(v *engine.View, j *engine.Job, k int) {
 		return
 	}
 	p.leafQ[k] = append(p.leafQ[k], j)
+}
+
+// ectEps: expected completion times closer than this (relative to the
+// time to completion) are equal.
+const ectEps = 1e-9
+
+// bestECT is the least expected completion time of job j over the
+// eligible leaves (+Inf if none).
+func (p *Policy) bestECT(now float64, j *engine.Job) float64 {
+	best := math.Inf(1)
+	for k := range p.t.Leaves {
+		if p.eligible(k, j) {
+			best = min(best, p.ect(now, j, k))
+		}
+	}
+	return best
 }
 
 // snapshot is the state of the nodes and leaves the load indices derive
@@ -765,6 +807,11 @@ func (p *Policy) tick(v *engine.View) {
 	}
 	p.lastTick = now
 	p.dirty = false
+	if p.disp == "aco" && p.p.ACO.Evaporate == "report" {
+		for k := range p.tau {
+			p.tau[k] = max(1e-9, (1-p.p.ACO.Rho)*p.tau[k])
+		}
+	}
 	snap := p.snapshotOf(v, -1, true)
 	running := make([]int, len(p.t.Tops))
 	for _, j := range v.Running() {
@@ -1053,7 +1100,19 @@ func (p *Policy) Extra() map[string]float64 {
 			mig++
 		}
 	}
-	return map[string]float64{"imbalance": p.Imbalance(), "migrated": float64(mig), "redispatched": float64(p.redispatched),
+	m := map[string]float64{"imbalance": p.Imbalance(), "migrated": float64(mig), "redispatched": float64(p.redispatched),
 		"activations": float64(p.activations), "withdrawals": float64(p.withdrawals),
 		"detections": float64(p.detections), "rejected": float64(p.reject), "lost": float64(p.lost)}
+	if p.dispatched > 0 {
+		m["off_ect"] = float64(p.offECT) / float64(p.dispatched)
+	}
+	if p.batched > 0 {
+		m["batch_shared"] = float64(p.shared) / float64(p.batched)
+	}
+	if p.disp == "stat" {
+		m["pick_calls"] = float64(p.picks[ByLoad] + p.picks[ByVariance] + p.picks[ByOrder])
+		m["pick_ties"] = float64(p.picks[ByVariance] + p.picks[ByOrder])
+		m["pick_variance"] = float64(p.picks[ByVariance])
+	}
+	return m
 }

@@ -110,7 +110,7 @@ func init() {
 				return s, nil
 			}
 		},
-		ParamLabels: map[string]string{"failures.mtbf": "manager MTBF (s; 0 = none)", "heterogeneity": "heterogeneity h", "period": "report period (s)",
+		ParamLabels: map[string]string{"failures.mtbf": "manager MTBF (s; 0 = none)", "heterogeneity": "heterogeneity h", "period": "report period (s)", "tree": "platform (tree)", "aco.evaporate": "ant colony's evaporation",
 			"weights": "load-index weights a_j", "standby": "standby managers (0 = no monitor)", "redispatch_factor": "redispatch factor (0 = off)"},
 		Metrics: []system.Metric{
 			{Key: "imbalance", Name: "load imbalance", Unit: "CV of utilization", LowerIsBetter: true, Min: 0, Max: nan},
@@ -119,6 +119,11 @@ func init() {
 			{Key: "activations", Name: "activations", Unit: "count", LowerIsBetter: true, Min: 0, Max: nan},
 			{Key: "withdrawals", Name: "withdrawals", Unit: "count", LowerIsBetter: true, Min: 0, Max: nan},
 			{Key: "detections", Name: "failure detections", Unit: "count", LowerIsBetter: true, Min: 0, Max: nan},
+			{Key: "batch_shared", Name: "jobs MinMin mapped in a batch with others", Unit: "fraction of batched jobs", Min: 0, Max: 1},
+			{Key: "off_ect", Name: "dispatches to a leaf of more than the least expected completion time", Unit: "fraction of dispatches", Min: 0, Max: 1},
+			{Key: "pick_calls", Name: "choices of statistical balancing (Pick calls)", Unit: "count", Min: 0, Max: nan},
+			{Key: "pick_ties", Name: "choices among candidates of equal least load", Unit: "count", Min: 0, Max: nan},
+			{Key: "pick_variance", Name: "choices decided by formula (3)'s variance", Unit: "count", Min: 0, Max: nan},
 		},
 		Attach: attach,
 	})

@@ -70,7 +70,7 @@ func TestPageIsSelfContained(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(sec.Figures) != 5 {
+	if len(sec.Figures) != 6 {
 		t.Fatalf("%d seed-004 figures", len(sec.Figures))
 	}
 	p := Page{Title: "t", Sections: []Section{sec, {Title: "s2", Tables: []Table{{Title: "tab", Columns: []string{"a"}, Rows: [][]string{{"<b>"}}}}}}}
@@ -79,7 +79,7 @@ func TestPageIsSelfContained(t *testing.T) {
 		t.Fatal(err)
 	}
 	html := b.String()
-	if strings.Count(html, "<svg") != 5 || strings.Contains(html, `src="http`) || strings.Contains(html, "<script") || !strings.Contains(html, "Paper: figure 4") {
+	if strings.Count(html, "<svg") != 6 || strings.Contains(html, `src="http`) || strings.Contains(html, "<script") || !strings.Contains(html, "Paper: figure 4") {
 		t.Errorf("page not self-contained or figures missing")
 	}
 	if !strings.Contains(html, "&lt;b&gt;") {

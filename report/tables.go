@@ -23,6 +23,9 @@ func GridModelSection(seed uint64) (Section, error) {
 		return sec, err
 	}
 	for _, t := range tables {
+		if t.Summary {
+			continue
+		}
 		var series []Series
 		for c := 1; c < len(t.Columns); c++ {
 			s := Series{Name: t.Columns[c]}

@@ -52,6 +52,7 @@ var variants = []struct {
 	{"srrm-m-qlen", "srrm-m predicting from the running task's remaining time and the queue's length (each queued task at the mean expected runtime): no per-task foresight", SRRMMinCost, PredictQueueLength, false},
 	{"srrm-r-et", "srrm-r booking only at the window start (no admission-time use of the flexibility)", SRRMRandom, PredictQueue, true},
 	{"srrm-m-et", "srrm-m booking only at the window start (no admission-time use of the flexibility)", SRRMMinCost, PredictQueue, true},
+	{"srrm-m-slack-et", "srrm-m booking only at the window start, predicting from the task running at admission and the request's slack (no queue foresight)", SRRMMinCost, PredictRunningSlack, true},
 }
 
 func init() {
@@ -107,7 +108,20 @@ const (
 	// predict each job's expected run time, §1), laid out as in
 	// PredictQueue.
 	PredictQueueLength
+	// PredictRunningSlack looks only at the task running at admission,
+	// as PredictRunning, but knows the request's slack: the cost is 0 if
+	// by its expected runtime the task ends by the latest start lt − dur
+	// (the reservation will wait for it, as it does when it opens), else
+	// w · (start − the task's start).
+	PredictRunningSlack
 )
+
+// PredictorNames are the predictors' names in specs
+// (reservation.predictor), in Predictor order.
+var PredictorNames = []string{"queue", "running", "queue-length", "running-slack"}
+
+// String names the predictor.
+func (p Predictor) String() string { return PredictorNames[p] }
 
 // Policy schedules tasks and reservations.
 type Policy struct {
@@ -165,7 +179,34 @@ type Policy struct {
 	// far (PredictQueueLength's mean).
 	taskEstSum float64
 	taskN      int
+
+	// replan: DRRM's rule for the reservations a failed resource could
+	// serve (figure 2, line (4); rrg.Replan).
+	replan rrg.Replan
+	// requeueBack: a preempted task restarts at the back of its
+	// resource's queue, not first (the Requeue reading).
+	requeueBack bool
+	// victims: per preempted task (job index), how often it was
+	// preempted and the cost w · pt of those preemptions; victimEst sums
+	// the victims' expected runtimes over the preemptions.
+	victims   map[int32]*victim
+	victimEst float64
+	// bindFailed counts DRRM reservations whose window opened with no
+	// candidate able to take them (algorithm 2 found none): never, as
+	// long as every admitted reservation keeps a positive free degree.
+	bindFailed int
 }
+
+// victim is one preempted task's record.
+type victim struct {
+	n    int
+	cost float64
+}
+
+// HeavyVictim is the preemption count from which a task counts as a
+// heavy victim in the concentration metrics (preempt_heavy_share,
+// tpc_heavy_share).
+const HeavyVictim = 10
 
 // New returns a reservation policy; seed drives r_schedule's choices.
 func New(m Mechanism, seed uint64) *Policy {
@@ -269,7 +310,7 @@ func (p *Policy) Notify(v *engine.View, n engine.Notice) {
 			}
 		}
 		if p.mech == DRRM {
-			for _, q := range p.g.FailResource(n.Node) {
+			for _, q := range p.g.FailResourceBy(n.Node, p.replan) {
 				for _, r := range p.byJob {
 					if r.q == q {
 						p.fail(r)
@@ -406,9 +447,12 @@ func (p *Policy) srrmChoose(v *engine.View, j *engine.Job) (int, float64, bool) 
 		}
 		var c float64
 		if p.mech == SRRMMinCost {
-			if p.pred == PredictRunning {
+			switch p.pred {
+			case PredictRunning:
 				c = p.predictCost(v, res, start)
-			} else {
+			case PredictRunningSlack:
+				c = p.predictSlack(v, res, start, j)
+			default:
 				c = p.predictQueue(v, res, start, j)
 			}
 		}
@@ -445,6 +489,23 @@ func (p *Policy) predictCost(v *engine.View, res int, start float64) float64 {
 		}
 	}
 	return 0
+}
+
+// predictSlack is PredictRunningSlack: the task running on the resource
+// at admission costs w · (start − its start) if, by its expected runtime,
+// it still runs at start and ends after the request's latest start
+// lt − dur; 0 otherwise (the reservation will wait for it within its
+// slack, or it will have ended, or the resource is idle).
+func (p *Policy) predictSlack(v *engine.View, res int, start float64, j *engine.Job) float64 {
+	t := p.runningTask(v, res)
+	if t == nil {
+		return 0
+	}
+	end := t.Start + t.Est
+	if end <= start || end <= j.WindowEnd-j.Runtime {
+		return 0
+	}
+	return v.Node(res).Cost * (start - t.Start)
 }
 
 // predictQueue is m_schedule's prediction from the resource's whole
@@ -489,6 +550,7 @@ func (p *Policy) predictQueue(v *engine.View, res int, start float64, j *engine.
 	qi, bi := 0, 0
 	var back float64 // a task cut by a bound reservation restarts first
 	hasBack := false
+	var tail []float64 // or, with requeueBack, after the queue
 	for steps := 0; steps < 1<<20; steps++ {
 		for bi < len(blocks) && blocks[bi].b <= t {
 			bi++
@@ -505,14 +567,19 @@ func (p *Policy) predictQueue(v *engine.View, res int, start float64, j *engine.
 			curEst, curStart, have, hasBack = back, t, true, false
 		}
 		if !have {
-			if qi >= len(queue) {
+			switch {
+			case qi < len(queue):
+				curEst, curStart, have = queue[qi].Est, t, true
+				if p.pred == PredictQueueLength {
+					curEst = p.taskEstSum / float64(p.taskN)
+				}
+				qi++
+			case len(tail) > 0:
+				curEst, curStart, have = tail[0], t, true
+				tail = tail[1:]
+			default:
 				return 0 // no work left: idle at start
 			}
-			curEst, curStart, have = queue[qi].Est, t, true
-			if p.pred == PredictQueueLength {
-				curEst = p.taskEstSum / float64(p.taskN)
-			}
-			qi++
 		}
 		end := curStart + curEst
 		next := math.Inf(1)
@@ -529,9 +596,15 @@ func (p *Policy) predictQueue(v *engine.View, res int, start float64, j *engine.
 			return w * (start - curStart)
 		}
 		if next < end {
-			// A bound reservation cuts the task: it restarts after it.
+			// A bound reservation cuts the task: it restarts after it
+			// (first, or after the queue with requeueBack).
 			t = next
-			back, hasBack, have = curEst, true, false
+			if p.requeueBack {
+				tail = append(tail, curEst)
+			} else {
+				back, hasBack = curEst, true
+			}
+			have = false
 			continue
 		}
 		t = end
@@ -615,6 +688,7 @@ func (p *Policy) open(v *engine.View, r *resv) {
 	if p.mech == DRRM {
 		b, err := p.g.DeleteEdge(r.q, func(id int) rrg.Option { return p.option(v, r, id) })
 		if err != nil {
+			p.bindFailed++
 			p.fail(r)
 			return
 		}
@@ -699,10 +773,17 @@ func (p *Policy) Schedule(v *engine.View, plan *engine.Plan) {
 						p.zeroPreempting++
 					}
 				}
-				p.cost += v.Node(res).Cost * (now - t.Start)
+				c := v.Node(res).Cost * (now - t.Start)
+				p.cost += c
+				p.victim(t, c)
 				if plan.Preempt(t, true) == nil {
-					// It restarts from the beginning, first in its queue.
-					p.tasks[res] = append([]*engine.Job{t}, p.tasks[res]...)
+					// It restarts from the beginning, first in its queue
+					// (or last: the Requeue reading).
+					if p.requeueBack {
+						p.tasks[res] = append(p.tasks[res], t)
+					} else {
+						p.tasks[res] = append([]*engine.Job{t}, p.tasks[res]...)
+					}
 				}
 			}
 			// SRRM bookings fix every reservation's interval on the
@@ -754,6 +835,47 @@ func (p *Policy) Schedule(v *engine.View, plan *engine.Plan) {
 	}
 }
 
+// victim records a preemption of task t at cost c.
+func (p *Policy) victim(t *engine.Job, c float64) {
+	if p.victims == nil {
+		p.victims = map[int32]*victim{}
+	}
+	x := p.victims[t.Index]
+	if x == nil {
+		x = &victim{}
+		p.victims[t.Index] = x
+	}
+	x.n++
+	x.cost += c
+	p.victimEst += t.Est
+}
+
+// concentration adds the preemption concentration metrics to m: the
+// distinct tasks preempted, the share of preemptions and of TPC that fall
+// on tasks preempted at least HeavyVictim times, and the mean expected
+// runtime of a preempted task (over the preemptions). Without
+// preemptions only the count (0) is there.
+func (p *Policy) concentration(m map[string]float64) {
+	m["preempted_tasks"] = float64(len(p.victims))
+	n, heavyN := 0, 0
+	heavyCost := 0.0
+	for _, x := range p.victims {
+		n += x.n
+		if x.n >= HeavyVictim {
+			heavyN += x.n
+			heavyCost += x.cost
+		}
+	}
+	if n == 0 {
+		return
+	}
+	m["preempt_heavy_share"] = float64(heavyN) / float64(n)
+	if p.cost > 0 {
+		m["tpc_heavy_share"] = heavyCost / p.cost
+	}
+	m["victim_runtime"] = p.victimEst / float64(n)
+}
+
 // Admitted returns the IDs of the admitted reservation requests.
 func (p *Policy) Admitted() map[int64]bool {
 	out := map[int64]bool{}
@@ -768,6 +890,7 @@ func (p *Policy) Admitted() map[int64]bool {
 // (reservations failed by resource failures / admitted).
 func (p *Policy) Extra() map[string]float64 {
 	m := map[string]float64{"requests": float64(p.requests), "admitted": float64(p.admitted), "tpc": p.cost}
+	p.concentration(m)
 	if p.requests > 0 {
 		m["ap"] = float64(p.admitted) / float64(p.requests)
 		m["task_busy"] = p.busySum / float64(p.requests)
@@ -785,6 +908,7 @@ func (p *Policy) Extra() map[string]float64 {
 		m["pending_at_failure"] = float64(p.pendingAtFailure)
 		m["pending_on_failed"] = float64(p.pendingOnFailed)
 		m["failure_time"] = p.failedAt
+		m["bind_failed"] = float64(p.bindFailed)
 	}
 	return m
 }

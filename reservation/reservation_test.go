@@ -11,18 +11,25 @@ import (
 	"github.com/gridsched/gridsched/engine"
 	"github.com/gridsched/gridsched/gen"
 	"github.com/gridsched/gridsched/model"
+	"github.com/gridsched/gridsched/rrg"
 )
 
 // TestInvariants (seed 000, §2–§3.1) on random workloads: no two jobs on
 // a resource at once; every admitted reservation runs inside its window
 // (et ≤ start, end ≤ lt) — none fails without resource failures; the
-// total preemption cost equals Σ w·pt over the interrupted tasks.
+// total preemption cost equals Σ w·pt over the interrupted tasks. Then
+// the same workload with one resource failing at a random time (§2.5,
+// figure 2), DRRM under both re-planning rules (rrg.Replan) and SRRM:
+// every reservation that fails, fails at the failure (a survivor of
+// figure 2's rule is always bound when its window opens), no job runs on
+// the failed resource after it, and the rest of the invariants hold.
 func TestInvariants(t *testing.T) {
-	admitted, preempting, refused := 0, 0, 0
+	admitted, preempting, refused, failed := 0, 0, 0, 0
 	defer func() {
-		// The cases must exercise admission, refusal and preemption.
-		if admitted < 100 || preempting < 20 || refused < 20 {
-			t.Errorf("weak test: %d admitted, %d preempting, %d refused", admitted, preempting, refused)
+		// The cases must exercise admission, refusal, preemption and
+		// failures.
+		if admitted < 100 || preempting < 20 || refused < 20 || failed < 20 {
+			t.Errorf("weak test: %d admitted, %d preempting, %d refused, %d failed by a resource failure", admitted, preempting, refused, failed)
 		}
 	}()
 	rapid.Check(t, func(rt *rapid.T) {
@@ -51,7 +58,87 @@ func TestInvariants(t *testing.T) {
 		old := New(SRRMMinCost, 7)
 		old.pred = PredictRunning
 		checkPolicy(rt, old, p, jobs)
+		slack := New(SRRMMinCost, 7)
+		slack.pred, slack.atStart = PredictRunningSlack, true
+		checkPolicy(rt, slack, p, jobs)
+		back := New(DRRM, 7)
+		back.requeueBack = true
+		checkPolicy(rt, back, p, jobs)
+
+		horizon := 0.0
+		for _, j := range jobs {
+			if !math.IsNaN(j.WindowEnd) {
+				horizon = max(horizon, j.WindowEnd)
+			}
+		}
+		f := &nodeFailure{node: rapid.IntRange(0, nres-1).Draw(rt, "failed node"), at: float64(rapid.IntRange(0, 100).Draw(rt, "failure at (% of horizon)")) / 100 * horizon}
+		for _, c := range []struct {
+			m      Mechanism
+			replan rrg.Replan
+		}{{DRRM, rrg.ReplanLiteral}, {DRRM, rrg.ReplanOwnDegree}, {SRRMRandom, 0}, {SRRMMinCost, 0}} {
+			pol := New(c.m, 7)
+			pol.replan = c.replan
+			checkFailure(rt, pol, p, jobs, f)
+			failed += pol.failedN
+		}
 	})
+}
+
+// nodeFailure is one resource failing for good at a time.
+type nodeFailure struct {
+	node int
+	at   float64
+}
+
+// checkFailure runs pol with resource f.node failing at f.at and checks
+// that no job runs on it afterwards, that every admitted reservation
+// either completes inside its window on a capable resource or fails at
+// the failure instant (never later: a reservation kept by figure 2's rule
+// is bound when its window opens), that no two jobs share a resource and
+// that every task completes.
+func checkFailure(rt *rapid.T, pol *Policy, p *model.Platform, jobs []model.Job, f *nodeFailure) {
+	m := pol.mech
+	e := engine.New(p, jobs, pol, engine.Options{})
+	e.FailNode(f.at, f.node, true)
+	if err := e.Run(); err != nil {
+		rt.Fatalf("%s: %v", m, err)
+	}
+	what := fmt.Sprintf("%s (replan %s), resource %d failing at %g", m, pol.replan, f.node, f.at)
+	busy := busyLog{}
+	for _, j := range e.Jobs() {
+		if IsReservation(j) {
+			r := pol.byJob[j.Index]
+			if r == nil {
+				continue
+			}
+			if j.State != engine.Completed {
+				if !r.failed || r.failedAt != f.at {
+					rt.Fatalf("%s: admitted reservation %d ended %s (failed %v at %g), not at the failure", what, j.ID, j.State, r.failed, r.failedAt)
+				}
+				continue
+			}
+			if j.Start < j.WindowStart-1e-9 || j.End > j.WindowEnd+1e-9 {
+				rt.Fatalf("%s: reservation %d ran %g–%g outside its window %g–%g", what, j.ID, j.Start, j.End, j.WindowStart, j.WindowEnd)
+			}
+			if lv := p.Nodes[j.Alloc[0].First].Capability; lv < j.Level {
+				rt.Fatalf("%s: reservation %d (level %d) ran on a node of level %d", what, j.ID, j.Level, lv)
+			}
+		} else if j.State != engine.Completed && len(p.Nodes) > 1 {
+			// (With one resource, its failure leaves the tasks nowhere.)
+			rt.Fatalf("%s: task %d ended %s", what, j.ID, j.State)
+		}
+		if !math.IsNaN(j.Start) && int(j.Alloc[0].First) == f.node && j.End > f.at && j.State == engine.Completed {
+			rt.Fatalf("%s: job %d ran %g–%g on the failed resource", what, j.ID, j.Start, j.End)
+		}
+		busy.add(j)
+	}
+	busy.check(rt, what)
+	if pol.bindFailed != 0 {
+		rt.Fatalf("%s: %d reservations kept after the failure found no resource when their window opened", what, pol.bindFailed)
+	}
+	if x := pol.Extra(); pol.failedN > 0 && x["failed"] != float64(pol.failedN) || x["bind_failed"] != 0 {
+		rt.Fatalf("%s: failed metric %g, %d failed, bind_failed %g", what, x["failed"], pol.failedN, x["bind_failed"])
+	}
 }
 
 // TestInvariantsTrace: the same invariants on trace-derived workloads
@@ -106,8 +193,7 @@ func checkPolicy(rt *rapid.T, pol *Policy, p *model.Platform, jobs []model.Job) 
 	if err := e.Run(); err != nil {
 		rt.Fatalf("%s: %v", m, err)
 	}
-	type iv struct{ a, b float64 }
-	busy := map[int][]iv{}
+	busy := busyLog{}
 	lost := 0.0
 	for _, j := range e.Jobs() {
 		if IsReservation(j) {
@@ -134,19 +220,9 @@ func checkPolicy(rt *rapid.T, pol *Policy, p *model.Platform, jobs []model.Job) 
 				rt.Fatalf("%s: task %d ended %s", m, j.ID, j.State)
 			}
 		}
-		if !math.IsNaN(j.Start) {
-			r := int(j.Alloc[0].First)
-			busy[r] = append(busy[r], iv{j.Start, j.End})
-		}
+		busy.add(j)
 	}
-	for r, ivs := range busy {
-		sort.Slice(ivs, func(a, b int) bool { return ivs[a].a < ivs[b].a })
-		for k := 1; k < len(ivs); k++ {
-			if ivs[k].a < ivs[k-1].b-1e-9 && ivs[k-1].b > ivs[k-1].a {
-				rt.Fatalf("%s: resource %d runs two jobs at once: %v and %v", m, r, ivs[k-1], ivs[k])
-			}
-		}
-	}
+	busy.check(rt, m.String())
 	ex := pol.Extra()
 	if tpc := ex["tpc"]; math.Abs(tpc-lost) > 1e-6*max(1, lost) {
 		rt.Fatalf("%s: TPC %g, Σ w·pt over interrupted tasks %g", m, tpc, lost)
@@ -338,7 +414,7 @@ func TestNoZeroAgePreemptions(t *testing.T) {
 	}
 }
 
-// TestFailureCountsRunningVictim (seed 000 §3.3, figure 13; found by the
+// TestFailureCountsRunningVictim (seed 000 §3.4, figure 13; found by the
 // issue 15 review): a reservation running on a resource when it fails is
 // pending at the failure. The engine fails the node's jobs before it
 // tells the policy the node is down; pending_at_failure and
@@ -544,4 +620,200 @@ func resvJob(id int64, submit, et, lt, dur float64) model.Job {
 	r.Own() // its own trace and model fields, set below
 	r.Queue, r.WindowStart, r.WindowEnd, r.Level, r.Estimate = gen.TypeReservation, et, lt, 1, dur
 	return r
+}
+
+// TestRequeueReading (seed 000 §2: an interrupted task restarts "在合适的
+// 时间", at a suitable time — the paper does not say where it goes in its
+// queue). One resource; a 100 s task A, then a 10 s task B queued at 0; a
+// reservation for [5, 10] lasting 5 (no slack) preempts A at 5. Restarted
+// first in its queue (front), A runs 10–110 and B 110–120; sent to the
+// back, B runs 10–20 and A 20–120. TPC is 5 either way.
+func TestRequeueReading(t *testing.T) {
+	jobs := []model.Job{taskJob(1, 0, 100, 100), taskJob(2, 0, 10, 10), resvJob(3, 0, 5, 10, 5)}
+	for _, c := range []struct {
+		back       bool
+		aAt, bAt   float64
+		aEnd, bEnd float64
+	}{{false, 10, 110, 110, 120}, {true, 20, 10, 120, 20}} {
+		for _, m := range []Mechanism{DRRM, SRRMRandom, SRRMMinCost} {
+			pol := New(m, 1)
+			pol.requeueBack = c.back
+			js := runPolicy(t, pol, resources(1), jobs)
+			if js[0].Start != c.aAt || js[0].End != c.aEnd || js[1].Start != c.bAt || js[1].End != c.bEnd || pol.Extra()["tpc"] != 5 {
+				t.Errorf("%s, back %v: A %g–%g, B %g–%g, %v; want A %g–%g, B %g–%g, TPC 5", m, c.back, js[0].Start, js[0].End, js[1].Start, js[1].End, pol.Extra(), c.aAt, c.aEnd, c.bAt, c.bEnd)
+			}
+		}
+	}
+}
+
+// TestPredictRunningSlack (seed 000 §3.1, m_schedule; the predictor that
+// sees only the task running at admission, and the request's slack).
+// Resource 0 (w = 2) runs a 14 s task, resource 1 (w = 1) a 30 s task,
+// each followed by a 100 s task. A request made at 1 for [10, 20] lasting
+// 5 (latest start 15), booked at its window start 10. Looking at the
+// running tasks alone, resource 0 costs 2 · 10 and resource 1 costs 10:
+// resource 1, where the 30 s task is preempted at 10 (TPC 10). Knowing the
+// slack, resource 0's task ends at 14 ≤ 15 (cost 0): the reservation
+// waits for it and starts at 14 on resource 0, preempting nothing.
+func TestPredictRunningSlack(t *testing.T) {
+	p := resources(2)
+	p.Nodes[0].Cost = 2
+	jobs := []model.Job{taskJob(1, 0, 14, 14), taskJob(2, 1, 30, 30), taskJob(3, 0, 100, 100), taskJob(4, 1, 100, 100), resvJob(5, 1, 10, 20, 5)}
+	for _, c := range []struct {
+		pred  Predictor
+		res   string
+		start float64
+		tpc   float64
+	}{{PredictRunning, "1", 10, 10}, {PredictRunningSlack, "0", 14, 0}} {
+		pol := New(SRRMMinCost, 1)
+		pol.pred, pol.atStart = c.pred, true
+		j := runPolicy(t, pol, p, jobs)[4]
+		if ex := pol.Extra(); j.State != engine.Completed || j.Alloc.String() != c.res || j.Start != c.start || ex["tpc"] != c.tpc {
+			t.Errorf("predictor %s: reservation %s on %q at %g, %v; want resource %s at %g, TPC %g", c.pred, j.State, j.Alloc, j.Start, ex, c.res, c.start, c.tpc)
+		}
+	}
+}
+
+// TestPreemptionConcentration: the concentration metrics. Resource 0
+// (4 CPUs) runs a 1,000 s task L, resource 1 (2 CPUs) a task S of
+// expected runtime 500 s; twelve quad reservations (exactly a 4-CPU node)
+// for [10i, 10i + 2], lasting 2 (no slack), preempt L twelve times (at
+// 10 after 10 s, then each time after 8 s: cost 10 + 11 · 8 = 98); one
+// dual reservation for [50, 52] preempts S once (cost 50). So 2 tasks
+// preempted, 12 of 13 preemptions and 98 of 148 of the TPC on a task
+// preempted at least 10 times, and a preempted task's expected runtime
+// (12 · 1,000 + 500) / 13 on average.
+func TestPreemptionConcentration(t *testing.T) {
+	p := resources(2)
+	p.Nodes[0].Capability, p.Nodes[1].Capability = 4, 2
+	jobs := []model.Job{taskJob(1, 0, 1000, 1000), taskJob(2, 1, 500, 500)}
+	typed := func(id int64, et float64, typ, level int) model.Job {
+		j := resvJob(id, 0, et, et+2, 2)
+		j.Queue, j.Level = typ, level
+		return j
+	}
+	for i := 1; i <= 12; i++ {
+		jobs = append(jobs, typed(int64(2+i), float64(10*i), gen.TypeQuad, 4))
+	}
+	jobs = append(jobs, typed(15, 50, gen.TypeDual, 2))
+	sort.SliceStable(jobs, func(a, b int) bool { return jobs[a].Submit < jobs[b].Submit })
+	for _, m := range []Mechanism{DRRM, SRRMRandom, SRRMMinCost} {
+		pol := New(m, 1)
+		runPolicy(t, pol, p, jobs)
+		x := pol.Extra()
+		want := map[string]float64{"tpc": 148, "preempted_tasks": 2, "preempt_heavy_share": 12.0 / 13, "tpc_heavy_share": 98.0 / 148, "victim_runtime": 12500.0 / 13}
+		for k, v := range want {
+			if math.Abs(x[k]-v) > 1e-9 {
+				t.Errorf("%s: %s = %g, want %g (%v)", m, k, x[k], v, x)
+			}
+		}
+	}
+	// No preemption: the count only.
+	pol := New(DRRM, 1)
+	if err := engine.New(p, jobs[:2], pol, engine.Options{}).Run(); err != nil {
+		t.Fatal(err)
+	}
+	if x := pol.Extra(); x["preempted_tasks"] != 0 || !math.IsNaN(nanIfAbsent(x, "preempt_heavy_share")) {
+		t.Errorf("no preemption: %v", x)
+	}
+}
+
+func nanIfAbsent(m map[string]float64, k string) float64 {
+	if v, ok := m[k]; ok {
+		return v
+	}
+	return math.NaN()
+}
+
+// TestReplanReading (seed 000 §2.5, figure 2, through the policy): two
+// resources, requests submitted at 0 for A [10, 16], B [12, 17] and
+// C [17, 22], each lasting 3; resource 0 fails at 1. With inequality (1)
+// read literally DRRM drops A (β(A) = {B} has no free resource) and then
+// B: η = 2/3; checking each reservation's own free degree drops B only:
+// η = 1/3, and A and C run on resource 1.
+func TestReplanReading(t *testing.T) {
+	jobs := []model.Job{resvJob(1, 0, 10, 16, 3), resvJob(2, 0, 12, 17, 3), resvJob(3, 0, 17, 22, 3)}
+	for _, c := range []struct {
+		rule rrg.Replan
+		eta  float64
+		ran  string
+	}{{rrg.ReplanLiteral, 2.0 / 3, "C"}, {rrg.ReplanOwnDegree, 1.0 / 3, "AC"}} {
+		pol := New(DRRM, 1)
+		pol.replan = c.rule
+		e := engine.New(resources(2), jobs, pol, engine.Options{})
+		e.FailNode(1, 0, true)
+		if err := e.Run(); err != nil {
+			t.Fatal(err)
+		}
+		ran := ""
+		for i, j := range e.Jobs() {
+			if j.State == engine.Completed && j.Alloc.String() == "1" {
+				ran += string(rune('A' + i))
+			}
+		}
+		if x := pol.Extra(); math.Abs(x["eta"]-c.eta) > 1e-12 || ran != c.ran {
+			t.Errorf("%s: η %g, ran %q on resource 1; want η %g, %q", c.rule, x["eta"], ran, c.eta, c.ran)
+		}
+	}
+}
+
+// TestPredictQueueRequeue: the queue-aware predictor lays a task cut by a
+// bound reservation where the requeue reading puts it. Resource 0 (level
+// 2) runs task A (10 s), then B (0.5 s); X (level 2, only resource 0) is
+// booked for [5, 7] and cuts A at 5. Resource 1 (level 1) runs C1
+// (7.25 s), then C2 (100 s). Y (level 1), made at 1 for [8, 9] lasting 1
+// (no slack). Restarted first, A runs again from 7: Y on resource 0
+// would cost 1, on resource 1 (C2 from 7.25) 0.75 — resource 1. Sent to
+// the back, B runs 7–7.5 and A restarts at 7.5: 0.5 on resource 0 —
+// resource 0. TPC: X's 5 plus Y's.
+func TestPredictQueueRequeue(t *testing.T) {
+	p := resources(2)
+	p.Nodes[0].Capability = 2
+	x := resvJob(5, 0, 5, 7, 2)
+	x.Level = 2
+	jobs := []model.Job{taskJob(1, 0, 10, 10), taskJob(2, 1, 7.25, 7.25), taskJob(3, 0, 0.5, 0.5), taskJob(4, 1, 100, 100), x, resvJob(6, 1, 8, 9, 1)}
+	for _, c := range []struct {
+		back bool
+		res  string
+		tpc  float64
+	}{{false, "1", 5.75}, {true, "0", 5.5}} {
+		pol := New(SRRMMinCost, 1)
+		pol.requeueBack = c.back
+		y := runPolicy(t, pol, p, jobs)[5]
+		if ex := pol.Extra(); y.State != engine.Completed || y.Alloc.String() != c.res || y.Start != 8 || ex["tpc"] != c.tpc {
+			t.Errorf("back %v: Y %s on %q at %g, %v; want resource %s at 8, TPC %g", c.back, y.State, y.Alloc, y.Start, ex, c.res, c.tpc)
+		}
+	}
+}
+
+// runPolicy runs pol on jobs and platform p and returns the engine's jobs.
+func runPolicy(t *testing.T, pol *Policy, p *model.Platform, jobs []model.Job) []*engine.Job {
+	t.Helper()
+	e := engine.New(p, jobs, pol, engine.Options{})
+	if err := e.Run(); err != nil {
+		t.Fatal(err)
+	}
+	return e.Jobs()
+}
+
+// busyLog holds every run of a job, [start, end), on each resource.
+type busyLog map[int][][2]float64
+
+func (b busyLog) add(j *engine.Job) {
+	if !math.IsNaN(j.Start) {
+		r := int(j.Alloc[0].First)
+		b[r] = append(b[r], [2]float64{j.Start, j.End})
+	}
+}
+
+// check fails if a resource runs two jobs at once.
+func (b busyLog) check(rt *rapid.T, what string) {
+	for r, ivs := range b {
+		sort.Slice(ivs, func(i, k int) bool { return ivs[i][0] < ivs[k][0] })
+		for k := 1; k < len(ivs); k++ {
+			if ivs[k][0] < ivs[k-1][1]-1e-9 && ivs[k-1][1] > ivs[k-1][0] {
+				rt.Fatalf("%s: resource %d runs two jobs at once: %v and %v", what, r, ivs[k-1], ivs[k])
+			}
+		}
+	}
 }

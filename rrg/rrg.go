@@ -310,12 +310,58 @@ func (g *Graph) DeleteEdge(q *Reservation, option func(id int) Option) (Binding,
 // Complete deletes a finished reservation and its edges (§2.3).
 func (g *Graph) Complete(q *Reservation) { g.remove(q) }
 
-// FailResource applies figure 2's rule when resource id fails and returns
-// the reservations that fail: the one running on or bound to it, and then,
-// repeatedly, among the reservations it could serve, those that no longer
-// satisfy inequality (1) are dropped one at a time, the earliest first,
-// until the rest satisfy it.
-func (g *Graph) FailResource(id int) []*Reservation {
+// Replan is the test figure 2's line (4) applies, when a resource fails,
+// to the reservations the failed resource could serve: those that pass it
+// stay admitted.
+//
+// The paper: "在第(4)行中,当资源出现故障后仍然能够使不等式(1)成立的预留任务
+// 不会发生预留失效,因此应该在图 G 中保留其对应的预留节点" (in line (4),
+// the reservations for which inequality (1) still holds after the failure
+// do not fail, so their nodes are kept in G). Inequality (1) is
+// freeDeg(q) · Π_{m ∈ β(q)} freeDeg(m) > 0: read literally, it keeps q
+// only if every later reservation overlapping it also has a free resource.
+type Replan int
+
+const (
+	// ReplanLiteral applies inequality (1) as printed: q is dropped when q
+	// or any reservation of β(q) has free degree 0, so one reservation
+	// left without a free resource makes the earliest of the reservations
+	// merely overlapping it fail first.
+	ReplanLiteral Replan = iota
+	// ReplanOwnDegree keeps q when its own free degree is positive. It
+	// restores the invariant algorithm 1 maintains — every admitted
+	// reservation has a positive free degree (inequality (1) for every
+	// reservation, over the whole graph, says no more) — and drops, the
+	// earliest first, only reservations left without a free resource.
+	ReplanOwnDegree
+)
+
+// ReplanNames are the rules' names in specs (failure.replan).
+var ReplanNames = []string{"literal", "own-degree"}
+
+// String names the rule.
+func (r Replan) String() string { return ReplanNames[r] }
+
+// ParseReplan returns the rule of a name of ReplanNames.
+func ParseReplan(s string) (Replan, error) {
+	for i, n := range ReplanNames {
+		if n == s {
+			return Replan(i), nil
+		}
+	}
+	return 0, fmt.Errorf("want one of %v, got %q", ReplanNames, s)
+}
+
+// FailResource applies figure 2's rule with inequality (1) read literally
+// (ReplanLiteral); see FailResourceBy.
+func (g *Graph) FailResource(id int) []*Reservation { return g.FailResourceBy(id, ReplanLiteral) }
+
+// FailResourceBy applies figure 2's rule when resource id fails and
+// returns the reservations that fail: the one running on or bound to it,
+// and then, repeatedly, among the reservations it could serve, those that
+// pass rule's test are kept (line (4)) and, of those that do not, the
+// earliest is dropped (line (5)), until the rest pass.
+func (g *Graph) FailResourceBy(id int, rule Replan) []*Reservation {
 	s := g.Eta(id)
 	if r, ok := g.byID[id]; ok {
 		delete(g.byID, id)
@@ -340,17 +386,21 @@ func (g *Graph) FailResource(id int) []*Reservation {
 		rest = append(rest, q)
 	}
 	s = rest
+	keep := g.Feasible
+	if rule == ReplanOwnDegree {
+		keep = func(q *Reservation) bool { return g.FreeDeg(q) > 0 }
+	}
 	for len(s) > 0 {
 		var next []*Reservation
 		for _, q := range s {
-			if !g.Feasible(q) {
+			if !keep(q) {
 				next = append(next, q)
 			}
 		}
 		if len(next) == 0 {
 			break
 		}
-		// Drop the earliest of the infeasible ones, then look again.
+		// Drop the earliest of the failing ones, then look again.
 		q := next[0]
 		failed = append(failed, q)
 		g.remove(q)

@@ -1,8 +1,12 @@
 package rrg
 
 import (
+	"fmt"
 	"math"
+	"slices"
 	"testing"
+
+	"pgregory.net/rapid"
 )
 
 // graph builds a graph with resources 1..nres (level 1, cost 1) and
@@ -270,4 +274,149 @@ func TestDeleteEdgeHeld(t *testing.T) {
 	if err != nil || b.Start != 112 || b.Preempt {
 		t.Fatalf("%+v %v, want a wait until 112", b, err)
 	}
+}
+
+// TestFailResourceReplan pins the two readings of figure 2's line (4)
+// ("仍然能够使不等式(1)成立的预留任务不会发生预留失效": the reservations
+// for which inequality (1) still holds do not fail). Two resources;
+// A [0, 6], B [2, 7], C [7, 12], each lasting 3 (all admitted: freeDeg
+// 2, 1, 1). Resource 1 fails: A keeps one resource (freeDeg 1), B and C
+// none (A and B compete for resource 2, B and C too). Literally, A fails
+// inequality (1) too, through β(A) = {B}: the earliest, A, is dropped;
+// then B, through β(B) = {C}; C survives — two failures. Checking each
+// reservation's own free degree drops B only (then C's α is empty): one.
+func TestFailResourceReplan(t *testing.T) {
+	for _, c := range []struct {
+		rule Replan
+		want []int
+	}{{ReplanLiteral, []int{1, 2}}, {ReplanOwnDegree, []int{2}}} {
+		g := New()
+		g.AddResource(Resource{ID: 1, Level: 1, Cost: 1})
+		g.AddResource(Resource{ID: 2, Level: 1, Cost: 1})
+		for _, q := range []*Reservation{req(1, 0, 6, 3), req(2, 2, 7, 3), req(3, 7, 12, 3)} {
+			if !g.AddQNode(q) {
+				t.Fatalf("reservation %d refused", q.ID)
+			}
+		}
+		var got []int
+		for _, q := range g.FailResourceBy(1, c.rule) {
+			got = append(got, q.ID)
+		}
+		if fmt.Sprint(got) != fmt.Sprint(c.want) {
+			t.Errorf("%s: failed %v, want %v", c.rule, got, c.want)
+		}
+		for _, q := range g.Reservations() {
+			if g.FreeDeg(q) <= 0 || g.Edge(q, 1) {
+				t.Errorf("%s: survivor %d has free degree %d, edge to the failed resource %v", c.rule, q.ID, g.FreeDeg(q), g.Edge(q, 1))
+			}
+		}
+	}
+	if r, err := ParseReplan("own-degree"); err != nil || r != ReplanOwnDegree {
+		t.Errorf("ParseReplan(own-degree) = %v, %v", r, err)
+	}
+	if _, err := ParseReplan("own"); err == nil {
+		t.Error("ParseReplan accepted an unknown rule")
+	}
+}
+
+// TestPropertyFailResource: on random graphs built by admission
+// (algorithm 1), some reservations bound by algorithm 2, a random
+// resource failing, under either rule: the reservation bound to it fails;
+// no reservation the failed resource could not serve fails; every
+// survivor keeps a positive free degree (the invariant algorithm 1
+// maintains, which lets every one be bound) and no edge to the failed
+// resource; survivors and failures partition the reservations.
+func TestPropertyFailResource(t *testing.T) {
+	differ := 0
+	defer func() {
+		if differ == 0 {
+			t.Error("weak test: the two rules never failed different reservations")
+		}
+	}()
+	rapid.Check(t, func(rt *rapid.T) {
+		nres := rapid.IntRange(1, 6).Draw(rt, "resources")
+		levels := make([]int, nres)
+		for i := range levels {
+			levels[i] = rapid.IntRange(1, 3).Draw(rt, "resource level")
+		}
+		build := func() *Graph {
+			g := New()
+			for id := 1; id <= nres; id++ {
+				g.AddResource(Resource{ID: id, Level: levels[id-1], Cost: 1})
+			}
+			return g
+		}
+		type spec struct {
+			et, w, dur float64
+			level      int
+		}
+		n := rapid.IntRange(1, 25).Draw(rt, "requests")
+		specs := make([]spec, n)
+		for i := range specs {
+			et := float64(rapid.IntRange(0, 60).Draw(rt, "et"))
+			w := float64(rapid.IntRange(1, 20).Draw(rt, "window"))
+			specs[i] = spec{et, w, w * float64(rapid.IntRange(1, 10).Draw(rt, "tenths")) / 10, rapid.IntRange(1, 3).Draw(rt, "level")}
+		}
+		fail := rapid.IntRange(1, nres).Draw(rt, "failed")
+		bound := rapid.IntRange(0, n).Draw(rt, "bound")
+		var outcome [2][]int
+		for ri, rule := range []Replan{ReplanLiteral, ReplanOwnDegree} {
+			g := build()
+			var all []*Reservation
+			for i, s := range specs {
+				q := &Reservation{ID: i, ET: s.et, LT: s.et + s.w, Dur: s.dur, Level: s.level}
+				if g.AddQNode(q) {
+					all = append(all, q)
+				}
+			}
+			// Windows open in ET order: when a reservation is bound, every
+			// earlier one is bound (or done). Bind a prefix of Q.
+			for i, q := range slices.Clone(g.Reservations()) {
+				if i < bound {
+					if _, err := g.DeleteEdge(q, idle); err != nil {
+						rt.Fatal(err)
+					}
+				}
+			}
+			for _, q := range g.Reservations() {
+				if g.FreeDeg(q) <= 0 {
+					rt.Fatalf("before the failure: reservation %d has free degree %d", q.ID, g.FreeDeg(q))
+				}
+			}
+			served := map[*Reservation]bool{}
+			for _, q := range g.Eta(fail) {
+				served[q] = true
+			}
+			failed := g.FailResourceBy(fail, rule)
+			gone := map[*Reservation]bool{}
+			for _, q := range failed {
+				gone[q] = true
+				outcome[ri] = append(outcome[ri], q.ID)
+				if !served[q] {
+					rt.Fatalf("%s: reservation %d failed though the failed resource could not serve it", rule, q.ID)
+				}
+			}
+			left := map[*Reservation]bool{}
+			for _, q := range g.Reservations() {
+				left[q] = true
+				if gone[q] {
+					rt.Fatalf("%s: reservation %d failed and kept", rule, q.ID)
+				}
+				if q.Bound == fail {
+					rt.Fatalf("%s: reservation %d bound to the failed resource survived", rule, q.ID)
+				}
+				if g.FreeDeg(q) <= 0 || g.Edge(q, fail) {
+					rt.Fatalf("%s: survivor %d: free degree %d, edge to the failed resource %v", rule, q.ID, g.FreeDeg(q), g.Edge(q, fail))
+				}
+			}
+			for _, q := range all {
+				if left[q] == gone[q] {
+					rt.Fatalf("%s: reservation %d neither kept nor failed (or both)", rule, q.ID)
+				}
+			}
+		}
+		if fmt.Sprint(outcome[0]) != fmt.Sprint(outcome[1]) {
+			differ++
+		}
+	})
 }

@@ -55,6 +55,10 @@ type Config struct {
 	Transform workload.Transform
 	Seed      uint64
 	Series    bool // record the utilization / queue-length time series
+	// ModelParams are the workload model's parameters when an experiment
+	// generated the jobs (nil otherwise); a loop system receives them
+	// (system.LoopInput.Model).
+	ModelParams any
 
 	// Progress, if set, is called now and then with the number of jobs
 	// that have finished and the number of jobs.
@@ -328,7 +332,7 @@ func runLoop(cfg Config, sys *system.System, w *workload.Workload) (*Result, err
 	if sys.Section != "" {
 		prep = cfg.Prepared[sys.Section]
 	}
-	out, err := sys.Simulate(system.LoopInput{Policy: cfg.Policy, Seed: cfg.Seed, Workload: w.Name, Jobs: w.Jobs, Series: cfg.Series}, prep)
+	out, err := sys.Simulate(system.LoopInput{Policy: cfg.Policy, Seed: cfg.Seed, Workload: w.Name, Jobs: w.Jobs, Series: cfg.Series, Model: cfg.ModelParams}, prep)
 	if err != nil {
 		return nil, fmt.Errorf("policy %s on %s: %w", cfg.Policy, w.Name, err)
 	}

@@ -140,6 +140,11 @@ type LoopInput struct {
 	Jobs []model.Job
 	// Series: record the time series (the command line's --out).
 	Series bool
+	// Model is the generator's parameters when the jobs come from a
+	// workload model of an experiment (for example *gen.GridParams), nil
+	// for a trace: a system that checks a generator against its model
+	// reads them.
+	Model any
 }
 
 // Outcome is a finished loop-system run.
