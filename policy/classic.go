@@ -46,11 +46,11 @@ type Classic struct {
 
 	hist  history
 	prob  *probState
-	trig  bool          // a submission or completion since the last pass
-	early bool          // a job ended before its prediction since the last pass
-	fresh []*engine.Job // arrived since the last pass (depth=all)
-	reset bool          // depth=all: re-plan every reservation
+	trig  bool // a submission or completion since the last pass
+	early bool // a job ended before its prediction since the last pass
+	reset bool // depth=all: re-plan every reservation
 	wake  float64
+	all   allState // depth=all
 
 	// OnShadow, if set, is called with the queue head and its shadow time
 	// each time a new job becomes the blocked head behind which EASY-style
@@ -127,6 +127,9 @@ func (c *Classic) Notify(v *engine.View, n engine.Notice) {
 		d := c.d(j)
 		if d.running && v.Now() < d.pstart+d.ppred {
 			c.early = true
+			if c.s.Depth == DepthAll && c.s.Compress {
+				c.all.rises.log(v.Now(), d.pstart+d.ppred, -1)
+			}
 		}
 		c.hist.ended(c, j, j.End-j.Start)
 		c.stopped(j)
@@ -149,7 +152,7 @@ func (c *Classic) enqueue(j *engine.Job) {
 	d := c.d(j)
 	d.queued = true
 	if c.s.Depth == DepthAll {
-		c.fresh = append(c.fresh, j)
+		c.all.fresh = append(c.all.fresh, j)
 	}
 	if c.s.Order == "fcfs" {
 		c.wait = queue(c.wait).insert(j)
@@ -185,6 +188,9 @@ func (c *Classic) unslot(j *engine.Job) {
 	if !math.IsNaN(d.pstart) {
 		c.prof.Unreserve(d.pstart, d.pstart+d.ppred, j.Procs)
 		d.pstart = math.NaN()
+		if c.s.Depth == DepthAll {
+			c.all.due.del(j)
+		}
 	}
 }
 
@@ -271,6 +277,11 @@ func (c *Classic) raise(j *engine.Job) {
 	d.pred = j.Est
 	c.slot(j, start, j.Est)
 	c.exp.push(start+j.Est, j)
+	if c.s.Depth == DepthAll {
+		// The longer slot may overlap reservations: re-plan them all
+		// (compression only ever moves a reservation earlier).
+		c.reset = true
+	}
 }
 
 func (c *Classic) Schedule(v *engine.View, p *engine.Plan) {

@@ -115,19 +115,13 @@ func TestPropertyClassicHeadGuarantee(t *testing.T) {
 // TestPropertyClassicEqualsDedicated: the catalogue's points of fcfs,
 // easy and conservative make exactly the decisions of their dedicated
 // implementations (which the registered names use), so the composable
-// policy is checked against them on every random workload (conservative
-// with jobs killed at their request).
+// policy is checked against them on every random workload, with jobs
+// killed at their request or extended.
 func TestPropertyClassicEqualsDedicated(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		name := rapid.SampledFrom([]string{"fcfs", "easy", "conservative"}).Draw(t, "policy")
 		kind := estimateKind(rapid.IntRange(0, 2).Draw(t, "estimates"))
 		o := engine.Overrun(rapid.IntRange(0, 1).Draw(t, "overrun"))
-		if name == "conservative" {
-			// When a job outlives its request (OverrunExtend) the dedicated
-			// conservative re-plans within the same decision; the
-			// catalogue's depth=all re-plans at the next one.
-			o = engine.OverrunKill
-		}
 		p, jobs := genCase(t, kind)
 		s, _ := policy.ParseSpec(name)
 		ded, _ := policy.New(name, nil)
