@@ -151,6 +151,7 @@ func (c *Classic) Notify(v *engine.View, n engine.Notice) {
 func (c *Classic) enqueue(j *engine.Job) {
 	d := c.d(j)
 	d.queued = true
+	c.hist.enqueued(c, j)
 	if c.s.Depth == DepthAll {
 		c.all.fresh = append(c.all.fresh, j)
 	}
@@ -160,6 +161,9 @@ func (c *Classic) enqueue(j *engine.Job) {
 	}
 	c.wait = append(c.wait, j)
 }
+
+// predChanged is told that a waiting job's prediction changed.
+func (c *Classic) predChanged(j *engine.Job) {}
 
 // stopped removes a job that left its processors from the profile.
 func (c *Classic) stopped(j *engine.Job) {
@@ -303,7 +307,6 @@ func (c *Classic) Schedule(v *engine.View, p *engine.Plan) {
 	if len(c.wait) == 0 {
 		return
 	}
-	c.hist.predictWaiting(c)
 	c.sortQueue(now)
 	switch {
 	case c.s.Depth == 0:

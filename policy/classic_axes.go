@@ -112,6 +112,7 @@ type history struct {
 	common bool
 	window int
 	users  map[int]*userHist
+	wait   map[int][]*engine.Job // per user (or 0 with common): jobs queued since its last re-prediction
 }
 
 type userHist struct {
@@ -134,6 +135,7 @@ func (h *history) init(s Spec) {
 		h.window = 5
 	}
 	h.users = map[int]*userHist{}
+	h.wait = map[int][]*engine.Job{}
 }
 
 func (h *history) key(j *engine.Job) int {
@@ -174,6 +176,7 @@ func (h *history) ended(c *Classic, j *engine.Job, run float64) {
 	case "walltime-pct":
 		u.push(run/est, h.window)
 	}
+	h.repredict(c, h.key(j), u)
 }
 
 func (u *userHist) push(x float64, w int) {
@@ -184,51 +187,79 @@ func (u *userHist) push(x float64, w int) {
 	u.ring = append(u.ring, x)
 }
 
-// predictWaiting sets every waiting job's prediction from its user's
-// history, at the start of every pass (EASY++: a waiting job's
-// prediction follows the history until it starts).
-func (h *history) predictWaiting(c *Classic) {
+// predict sets a waiting job's prediction from its user's history (or
+// the system's, with common): EASY++'s prediction follows the history
+// until the job starts. A job whose user has too little history keeps the
+// prediction it had (its initial one).
+func (h *history) predict(c *Classic, j *engine.Job, u *userHist) {
+	d := c.d(j)
+	est := d.est
+	switch h.kind {
+	case "epp":
+		if u.n >= 2 {
+			d.pred = min(est, math.Floor((u.last+u.prev)/2))
+		}
+	case "alpha":
+		if u.n >= 1 {
+			d.pred = max(1, math.Floor(u.sumRatio/float64(u.n)*est))
+		}
+	case "last":
+		if u.n >= 1 {
+			d.pred = max(1, min(est, u.last))
+		}
+	case "average":
+		if len(u.ring) > 0 {
+			d.pred = max(1, min(est, u.mean()))
+		}
+	case "walltime-pct":
+		if len(u.ring) > 0 {
+			d.pred = max(1, min(est, u.mean()*est))
+		}
+	}
+}
+
+func (u *userHist) mean() float64 {
+	s := 0.0
+	for _, x := range u.ring {
+		s += x
+	}
+	return s / float64(len(u.ring))
+}
+
+// enqueued predicts a job joining the queue and files it under its user,
+// so that a change of that user's history re-predicts only that user's
+// waiting jobs (in O(their number)), not the whole queue at every pass.
+// At depth=all a job is reserved with its prediction at arrival, which
+// its reservation keeps (compression moves it, never resizes it).
+func (h *history) enqueued(c *Classic, j *engine.Job) {
 	if h.kind == "" {
 		return
 	}
-	for _, j := range c.wait {
-		u := h.users[h.key(j)]
-		d := c.d(j)
-		if u == nil {
+	k := h.key(j)
+	if u := h.users[k]; u != nil {
+		h.predict(c, j, u)
+	}
+	if c.s.Depth != DepthAll {
+		h.wait[k] = append(h.wait[k], j)
+	}
+}
+
+// repredict re-predicts the waiting jobs of user key (dropping the ones
+// that left the queue from its list).
+func (h *history) repredict(c *Classic, key int, u *userHist) {
+	ws := h.wait[key]
+	n := 0
+	for _, j := range ws {
+		if !c.d(j).queued || j.State != engine.Queued {
 			continue
 		}
-		est := d.est
-		switch h.kind {
-		case "epp":
-			if u.n >= 2 {
-				d.pred = min(est, math.Floor((u.last+u.prev)/2))
-			}
-		case "alpha":
-			if u.n >= 1 {
-				d.pred = max(1, math.Floor(u.sumRatio/float64(u.n)*est))
-			}
-		case "last":
-			if u.n >= 1 {
-				d.pred = max(1, min(est, u.last))
-			}
-		case "average":
-			if len(u.ring) > 0 {
-				s := 0.0
-				for _, x := range u.ring {
-					s += x
-				}
-				d.pred = max(1, min(est, s/float64(len(u.ring))))
-			}
-		case "walltime-pct":
-			if len(u.ring) > 0 {
-				s := 0.0
-				for _, x := range u.ring {
-					s += x
-				}
-				d.pred = max(1, min(est, s/float64(len(u.ring))*est))
-			}
-		}
+		ws[n] = j
+		n++
+		h.predict(c, j, u)
+		c.predChanged(j)
 	}
+	clear(ws[n:])
+	h.wait[key] = ws[:n]
 }
 
 // greedyKeys are pyss's five candidate orders, tried in this order; the
