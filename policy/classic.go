@@ -37,7 +37,9 @@ type Classic struct {
 	sel     NodeSelector
 	consult engine.Consultation
 
-	wait []*engine.Job // waiting jobs in the queue order of the last pass
+	wait []*engine.Job // waiting jobs in the queue order of the last pass (without idx)
+	idx  *oindex       // waiting jobs of a static order at depth 0 or 1 with backfill none or queue
+	seq  int64         // enqueues so far (idx's tie-break: stable in queue order)
 	prof *Profile      // running jobs [start, start+pred) and reservations; Base = processors up
 	jd   []jobData
 	run  []*engine.Job // running jobs in start order
@@ -88,6 +90,9 @@ func NewClassic(s Spec, sel NodeSelector) *Classic {
 	c.hist.init(s)
 	if s.Backfill == "probabilistic" {
 		c.prob = newProbState(s)
+	}
+	if staticOrder(s.Order) && (s.Depth == 0 || s.Depth == 1) && (s.Backfill == "none" || s.Backfill == "queue") {
+		c.idx = newOindex()
 	}
 	return c
 }
@@ -152,6 +157,13 @@ func (c *Classic) enqueue(j *engine.Job) {
 	d := c.d(j)
 	d.queued = true
 	c.hist.enqueued(c, j)
+	if c.idx != nil {
+		// A static key and the enqueue count are the stable sort of the
+		// list path: ties keep arrival order, a requeued job goes last.
+		c.idx.insert(j, c.orderKey(j, 0), c.seq, c.testPred(j))
+		c.seq++
+		return
+	}
 	if c.s.Depth == DepthAll {
 		c.all.fresh = append(c.all.fresh, j)
 	}
@@ -163,7 +175,11 @@ func (c *Classic) enqueue(j *engine.Job) {
 }
 
 // predChanged is told that a waiting job's prediction changed.
-func (c *Classic) predChanged(j *engine.Job) {}
+func (c *Classic) predChanged(j *engine.Job) {
+	if c.idx != nil {
+		c.idx.setPred(j, c.testPred(j))
+	}
+}
 
 // stopped removes a job that left its processors from the profile.
 func (c *Classic) stopped(j *engine.Job) {
@@ -230,6 +246,9 @@ func (c *Classic) launch(v *engine.View, p *engine.Plan, j *engine.Job, pred flo
 	c.unslot(j)
 	d.pred = pred
 	c.slot(j, now, pred)
+	if c.idx != nil {
+		c.idx.remove(j)
+	}
 	d.queued, d.running = false, true
 	c.run = append(c.run, j)
 	c.exp.push(now+pred, j)
@@ -300,6 +319,11 @@ func (c *Classic) Schedule(v *engine.View, p *engine.Plan) {
 		return
 	}
 	if !c.trig {
+		return
+	}
+	if c.idx != nil {
+		c.trig, c.early = false, false
+		c.scheduleIndexed(v, p)
 		return
 	}
 	c.trig, c.early = false, false

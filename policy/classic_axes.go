@@ -42,67 +42,80 @@ func (c *Classic) sortQueue(now float64) {
 	if c.s.Order == "fcfs" || len(c.wait) < 2 {
 		return
 	}
-	key := func(j *engine.Job) float64 {
-		d := c.d(j)
-		est := d.est
-		wait := now - j.Submit
-		n := float64(j.Procs)
-		lg := func(x float64) float64 {
-			if x <= 0 {
-				x = 0.1
-			}
-			return math.Log10(x)
-		}
-		switch c.s.Order {
-		case "lcfs":
-			return -float64(j.Index)
-		case "sjf":
-			return est
-		case "ljf":
-			return -est
-		case "smallest":
-			return n
-		case "largest":
-			return -n
-		case "area":
-			return n * est
-		case "wfp3":
-			r := wait / est
-			return -r * r * r * n
-		case "unicep":
-			return -wait / (math.Log2(max(n, 2)) * est)
-		case "f1":
-			return lg(est)*n + 870*lg(j.Submit)
-		case "f2":
-			return math.Sqrt(est)*n + 25600*lg(j.Submit)
-		case "f3":
-			return est*n + 6860000*lg(j.Submit)
-		case "f4":
-			return est*math.Sqrt(n) + 530000*lg(j.Submit)
-		case "slowdown":
-			return -(wait + est) / est
-		case "maui":
-			return -(c.s.WWait*wait + c.s.WSld*(wait+est)/est + c.s.WBypass*float64(d.bypass) + c.s.WSize*n)
-		case "edf":
-			if math.IsNaN(j.Deadline) {
-				return math.Inf(1)
-			}
-			return j.Deadline
-		}
-		return 0
-	}
 	type kj struct {
 		k float64
 		j *engine.Job
 	}
 	ks := make([]kj, len(c.wait))
 	for i, j := range c.wait {
-		ks[i] = kj{key(j), j}
+		ks[i] = kj{c.orderKey(j, now), j}
 	}
 	slices.SortStableFunc(ks, func(a, b kj) int { return cmpF(a.k, b.k) })
 	for i := range ks {
 		c.wait[i] = ks[i].j
 	}
+}
+
+// orderKey is j's queue-order key at now (smallest first).
+func (c *Classic) orderKey(j *engine.Job, now float64) float64 {
+	d := c.d(j)
+	est := d.est
+	wait := now - j.Submit
+	n := float64(j.Procs)
+	lg := func(x float64) float64 {
+		if x <= 0 {
+			x = 0.1
+		}
+		return math.Log10(x)
+	}
+	switch c.s.Order {
+	case "fcfs":
+		return float64(j.Index)
+	case "lcfs":
+		return -float64(j.Index)
+	case "sjf":
+		return est
+	case "ljf":
+		return -est
+	case "smallest":
+		return n
+	case "largest":
+		return -n
+	case "area":
+		return n * est
+	case "wfp3":
+		r := wait / est
+		return -r * r * r * n
+	case "unicep":
+		return -wait / (math.Log2(max(n, 2)) * est)
+	case "f1":
+		return lg(est)*n + 870*lg(j.Submit)
+	case "f2":
+		return math.Sqrt(est)*n + 25600*lg(j.Submit)
+	case "f3":
+		return est*n + 6860000*lg(j.Submit)
+	case "f4":
+		return est*math.Sqrt(n) + 530000*lg(j.Submit)
+	case "slowdown":
+		return -(wait + est) / est
+	case "maui":
+		return -(c.s.WWait*wait + c.s.WSld*(wait+est)/est + c.s.WBypass*float64(d.bypass) + c.s.WSize*n)
+	case "edf":
+		if math.IsNaN(j.Deadline) {
+			return math.Inf(1)
+		}
+		return j.Deadline
+	}
+	return 0
+}
+
+// staticOrder: the order key never changes while a job waits.
+func staticOrder(o string) bool {
+	switch o {
+	case "wfp3", "unicep", "slowdown", "maui":
+		return false
+	}
+	return true
 }
 
 // history keeps the run times the history predictors need, per user or

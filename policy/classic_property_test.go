@@ -135,3 +135,52 @@ func TestPropertyClassicEqualsDedicated(t *testing.T) {
 		}
 	})
 }
+
+// TestPropertyClassicIndexEqualsList: the indexed queue (static orders,
+// depth 0 or 1, backfill none or queue) makes exactly the decisions of
+// the list sorted at every pass, for every estimate source (history
+// predictions change a waiting job's test prediction in the index),
+// consultation and overrun mode.
+func TestPropertyClassicIndexEqualsList(t *testing.T) {
+	var static []string
+	for _, o := range policy.Orders {
+		switch o {
+		case "wfp3", "unicep", "slowdown", "maui":
+		default:
+			static = append(static, o)
+		}
+	}
+	rapid.Check(t, func(t *rapid.T) {
+		s := genSpec(t)
+		s.Order = rapid.SampledFrom(static).Draw(t, "static-order")
+		s.Depth = rapid.IntRange(0, 1).Draw(t, "depth01")
+		s.Backfill = "queue"
+		if s.Depth == 1 && rapid.Bool().Draw(t, "none") {
+			s.Backfill = "none"
+		}
+		if s.Depth == 0 && s.Estimate == "head-double" {
+			s.Estimate = "request"
+		}
+		if err := s.Check(); err != nil {
+			t.Fatalf("%s: %v", s, err)
+		}
+		kind := estimateKind(rapid.IntRange(0, 2).Draw(t, "estimates"))
+		o := engine.Overrun(rapid.IntRange(0, 1).Draw(t, "overrun"))
+		p, jobs := genCase(t, kind)
+		for i := range jobs {
+			jobs[i].Own()
+			if rapid.Bool().Draw(t, "has-deadline") {
+				jobs[i].Deadline = jobs[i].Submit + float64(rapid.IntRange(0, 200).Draw(t, "deadline"))
+			}
+			jobs[i].User = rapid.IntRange(0, 3).Draw(t, "user")
+		}
+		a := simulate(t, p, jobs, policy.NewClassic(s, policy.FirstFit{}), o)
+		b := simulate(t, p, jobs, policy.NewClassicListed(s, policy.FirstFit{}), o)
+		for i, j := range a.Jobs() {
+			k := b.Jobs()[i]
+			if j.Start != k.Start || j.Alloc.String() != k.Alloc.String() {
+				t.Fatalf("%s: job %d starts at %g on %s with the index, at %g on %s with the list", s, j.ID, j.Start, j.Alloc, k.Start, k.Alloc)
+			}
+		}
+	})
+}
