@@ -39,6 +39,7 @@ type Classic struct {
 
 	wait []*engine.Job // waiting jobs in the queue order of the last pass (without idx)
 	idx  *oindex       // waiting jobs of a static order at depth 0 or 1 with backfill none or queue
+	kt   *ktour        // waiting jobs of a linear dynamic order at depth 1 without backfilling
 	seq  int64         // enqueues so far (idx's tie-break: stable in queue order)
 	prof *Profile      // running jobs [start, start+pred) and reservations; Base = processors up
 	jd   []jobData
@@ -74,6 +75,7 @@ type jobData struct {
 	ppred   float64 // length of that slot
 	bypass  int32   // maui: times bypassed by a backfilled job
 	arrival int32   // maui: arrival counter
+	seq     int64   // enqueue count when it last joined the queue (ties of the queue order)
 	queued  bool
 	running bool
 }
@@ -93,6 +95,9 @@ func NewClassic(s Spec, sel NodeSelector) *Classic {
 	}
 	if staticOrder(s.Order) && (s.Depth == 0 || s.Depth == 1) && (s.Backfill == "none" || s.Backfill == "queue") {
 		c.idx = newOindex()
+	}
+	if !staticOrder(s.Order) && s.Order != "maui" && s.Depth == 1 && s.Backfill == "none" {
+		c.kt = newKtour(c)
 	}
 	return c
 }
@@ -119,14 +124,14 @@ func (c *Classic) Notify(v *engine.View, n engine.Notice) {
 		d.pred = c.initialPred(j, d.est)
 		d.arrival = c.counter
 		c.counter++
-		c.enqueue(j)
+		c.enqueue(j, v.Now())
 		c.trig = true
 		c.hist.submitted(c, j)
 	case engine.NoticeRequeued:
 		c.stopped(j)
 		d := c.d(j)
 		d.pred = c.initialPred(j, d.est)
-		c.enqueue(j)
+		c.enqueue(j, v.Now())
 		c.trig, c.reset = true, true
 	case engine.NoticeEnded:
 		d := c.d(j)
@@ -153,15 +158,18 @@ func (c *Classic) Notify(v *engine.View, n engine.Notice) {
 	}
 }
 
-func (c *Classic) enqueue(j *engine.Job) {
+func (c *Classic) enqueue(j *engine.Job, now float64) {
 	d := c.d(j)
 	d.queued = true
 	c.hist.enqueued(c, j)
+	d.seq = c.seq
+	c.seq++
 	if c.idx != nil {
-		// A static key and the enqueue count are the stable sort of the
-		// list path: ties keep arrival order, a requeued job goes last.
-		c.idx.insert(j, c.orderKey(j, 0), c.seq, c.testPred(j))
-		c.seq++
+		c.idx.insert(j, c.orderKey(j, 0), d.seq, c.testPred(j))
+		return
+	}
+	if c.kt != nil {
+		c.kt.insert(j, now, d.seq, dynSlope(c.s.Order, j, d.est))
 		return
 	}
 	if c.s.Depth == DepthAll {
@@ -249,6 +257,9 @@ func (c *Classic) launch(v *engine.View, p *engine.Plan, j *engine.Job, pred flo
 	if c.idx != nil {
 		c.idx.remove(j)
 	}
+	if c.kt != nil {
+		c.kt.remove(j, now)
+	}
 	d.queued, d.running = false, true
 	c.run = append(c.run, j)
 	c.exp.push(now+pred, j)
@@ -321,7 +332,7 @@ func (c *Classic) Schedule(v *engine.View, p *engine.Plan) {
 	if !c.trig {
 		return
 	}
-	if c.idx != nil {
+	if c.idx != nil || c.kt != nil {
 		c.trig, c.early = false, false
 		c.scheduleIndexed(v, p)
 		return
@@ -374,14 +385,7 @@ func (c *Classic) live() []*engine.Job {
 func (c *Classic) headLoop(v *engine.View, p *engine.Plan) {
 	now := v.Now()
 	for _, j := range c.wait {
-		if c.free(now) < j.Procs {
-			return
-		}
-		pred := c.d(j).pred
-		if c.s.Estimate == "head-double" {
-			pred = c.s.Factor * c.d(j).est
-		}
-		if !c.launch(v, p, j, pred) {
+		if c.free(now) < j.Procs || !c.launch(v, p, j, c.headPred(j)) {
 			return
 		}
 	}

@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"cmp"
 	"math"
 	"slices"
 
@@ -35,9 +36,13 @@ func exactRun(j *engine.Job, est float64) float64 {
 	return max(r, 1)
 }
 
-// sortQueue puts the waiting list in the spec's queue order: a stable
-// sort of the previous pass's order, as pyss's Maui sorts its list in
-// place (for a static key, ties stay in arrival order).
+// sortQueue puts the waiting list in the spec's queue order: by key, ties
+// in enqueue order (arrival order; a requeued job counts from its
+// requeue). pyss's Maui sorts its list in place, so its ties keep the
+// previous pass's order; that is enqueue order whenever two jobs tie at
+// every pass, as with its default weights (ties only for jobs submitted
+// together), and differs only for weights under which two jobs' order
+// flips and later ties exactly.
 func (c *Classic) sortQueue(now float64) {
 	if c.s.Order == "fcfs" || len(c.wait) < 2 {
 		return
@@ -50,7 +55,12 @@ func (c *Classic) sortQueue(now float64) {
 	for i, j := range c.wait {
 		ks[i] = kj{c.orderKey(j, now), j}
 	}
-	slices.SortStableFunc(ks, func(a, b kj) int { return cmpF(a.k, b.k) })
+	slices.SortFunc(ks, func(a, b kj) int {
+		if r := cmpF(a.k, b.k); r != 0 {
+			return r
+		}
+		return cmp.Compare(c.d(a.j).seq, c.d(b.j).seq)
+	})
 	for i := range ks {
 		c.wait[i] = ks[i].j
 	}
@@ -83,11 +93,8 @@ func (c *Classic) orderKey(j *engine.Job, now float64) float64 {
 		return -n
 	case "area":
 		return n * est
-	case "wfp3":
-		r := wait / est
-		return -r * r * r * n
-	case "unicep":
-		return -wait / (math.Log2(max(n, 2)) * est)
+	case "wfp3", "unicep", "slowdown":
+		return -wait * dynSlope(c.s.Order, j, est)
 	case "f1":
 		return lg(est)*n + 870*lg(j.Submit)
 	case "f2":
@@ -96,8 +103,6 @@ func (c *Classic) orderKey(j *engine.Job, now float64) float64 {
 		return est*n + 6860000*lg(j.Submit)
 	case "f4":
 		return est*math.Sqrt(n) + 530000*lg(j.Submit)
-	case "slowdown":
-		return -(wait + est) / est
 	case "maui":
 		return -(c.s.WWait*wait + c.s.WSld*(wait+est)/est + c.s.WBypass*float64(d.bypass) + c.s.WSize*n)
 	case "edf":
@@ -107,6 +112,28 @@ func (c *Classic) orderKey(j *engine.Job, now float64) float64 {
 		return j.Deadline
 	}
 	return 0
+}
+
+// dynSlope is the growth rate of a linear dynamic priority, largest
+// first: wait × dynSlope. WFP3's (wait/est)³ × procs orders jobs as its
+// cube root wait × procs^(1/3) / est does, UNICEP is wait / (log2(procs)
+// × est) and the expected slowdown (wait + est) / est = 1 + wait / est
+// orders them as wait / est. Written as wait × slope, with the slope
+// fixed per job, a key is one rounding of a linear function of time and
+// two jobs' order changes at most once while they wait, which is what lets
+// the kinetic tournament (ktour) find the head without sorting.
+func dynSlope(order string, j *engine.Job, est float64) float64 {
+	n := float64(j.Procs)
+	if !(est > 0) {
+		est = 1 // a zero estimate counts as one second
+	}
+	switch order {
+	case "wfp3":
+		return math.Cbrt(n) / est
+	case "unicep":
+		return 1 / (math.Log2(max(n, 2)) * est)
+	}
+	return 1 / est
 }
 
 // staticOrder: the order key never changes while a job waits.
@@ -202,7 +229,8 @@ func (u *userHist) push(x float64, w int) {
 
 // predict sets a waiting job's prediction from its user's history (or
 // the system's, with common): EASY++'s prediction follows the history
-// until the job starts. A job whose user has too little history keeps the
+// until the job starts. Predictions are whole seconds, rounded down, as
+// pyss's are (a plan then never puts a start between two seconds). A job whose user has too little history keeps the
 // prediction it had (its initial one).
 func (h *history) predict(c *Classic, j *engine.Job, u *userHist) {
 	d := c.d(j)
@@ -222,11 +250,11 @@ func (h *history) predict(c *Classic, j *engine.Job, u *userHist) {
 		}
 	case "average":
 		if len(u.ring) > 0 {
-			d.pred = max(1, min(est, u.mean()))
+			d.pred = max(1, min(est, math.Floor(u.mean())))
 		}
 	case "walltime-pct":
 		if len(u.ring) > 0 {
-			d.pred = max(1, min(est, u.mean()*est))
+			d.pred = max(1, min(est, math.Floor(u.mean()*est)))
 		}
 	}
 }

@@ -251,11 +251,27 @@ func (x *oindex) find(i int32, key float64, seq int64, free, both int32, now, sh
 	return 0
 }
 
+// headPred is the prediction a job starts with as the queue head.
+func (c *Classic) headPred(j *engine.Job) float64 {
+	if c.s.Estimate == "head-double" {
+		return c.s.Factor * c.d(j).est
+	}
+	return c.d(j).pred
+}
+
 // scheduleIndexed is the pass of headLoop, backfill (queue order, depth
 // 1) and filler (depth 0) over the index: the same decisions, each
 // candidate found in O(log n).
 func (c *Classic) scheduleIndexed(v *engine.View, p *engine.Plan) {
 	now := v.Now()
+	if c.kt != nil {
+		for j := c.kt.head(now); j != nil; j = c.kt.head(now) {
+			if c.free(now) < j.Procs || !c.launch(v, p, j, c.headPred(j)) {
+				return
+			}
+		}
+		return
+	}
 	x := c.idx
 	if x.n == 0 {
 		return
@@ -273,14 +289,7 @@ func (c *Classic) scheduleIndexed(v *engine.View, p *engine.Plan) {
 		}
 	}
 	for j := x.first(); j != nil; j = x.first() {
-		if c.free(now) < j.Procs {
-			break
-		}
-		pred := c.d(j).pred
-		if c.s.Estimate == "head-double" {
-			pred = c.s.Factor * c.d(j).est
-		}
-		if !c.launch(v, p, j, pred) {
+		if c.free(now) < j.Procs || !c.launch(v, p, j, c.headPred(j)) {
 			break
 		}
 	}

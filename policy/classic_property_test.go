@@ -137,8 +137,9 @@ func TestPropertyClassicEqualsDedicated(t *testing.T) {
 }
 
 // TestPropertyClassicIndexEqualsList: the indexed queue (static orders,
-// depth 0 or 1, backfill none or queue) makes exactly the decisions of
-// the list sorted at every pass, for every estimate source (history
+// depth 0 or 1, backfill none or queue) and the kinetic tournament (wfp3,
+// unicep, slowdown without backfilling) make exactly the decisions of the
+// list sorted at every pass, for every estimate source (history
 // predictions change a waiting job's test prediction in the index),
 // consultation and overrun mode.
 func TestPropertyClassicIndexEqualsList(t *testing.T) {
@@ -157,6 +158,10 @@ func TestPropertyClassicIndexEqualsList(t *testing.T) {
 		s.Backfill = "queue"
 		if s.Depth == 1 && rapid.Bool().Draw(t, "none") {
 			s.Backfill = "none"
+		}
+		if rapid.IntRange(0, 2).Draw(t, "kinetic") == 0 {
+			s.Order = rapid.SampledFrom([]string{"wfp3", "unicep", "slowdown"}).Draw(t, "dynamic-order")
+			s.Depth, s.Backfill = 1, "none"
 		}
 		if s.Depth == 0 && s.Estimate == "head-double" {
 			s.Estimate = "request"

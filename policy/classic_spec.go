@@ -78,8 +78,8 @@ var AxisDoc = map[string]string{
 	"estimate=epp":            "EASY++: mean of the user's last two run times, capped by the request; the request once exceeded",
 	"estimate=alpha":          "the request × the user's mean run time / request ratio; the request once exceeded",
 	"estimate=last":           "the user's last run time, capped by the request (Alea); the request once exceeded",
-	"estimate=average":        "mean of the user's last window run times, capped by the request (Alea); the request once exceeded",
-	"estimate=walltime-pct":   "the request × the user's mean run time / request ratio over the last window jobs (Alea); the request once exceeded",
+	"estimate=average":        "mean of the user's last window run times (whole seconds), capped by the request (Alea); the request once exceeded",
+	"estimate=walltime-pct":   "the request × the user's mean run time / request ratio over the last window jobs (whole seconds) (Alea); the request once exceeded",
 }
 
 // Keys are the keys a spec string may set, with what each takes.

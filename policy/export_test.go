@@ -5,6 +5,6 @@ package policy
 // the same decisions).
 func NewClassicListed(s Spec, sel NodeSelector) *Classic {
 	c := NewClassic(s, sel)
-	c.idx = nil
+	c.idx, c.kt = nil, nil
 	return c
 }
