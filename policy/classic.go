@@ -43,7 +43,7 @@ type Classic struct {
 	seq  int64         // enqueues so far (idx's tie-break: stable in queue order)
 	prof *Profile      // running jobs [start, start+pred) and reservations; Base = processors up
 	jd   []jobData
-	run  []*engine.Job // running jobs in start order
+	run  []*engine.Job // running jobs in start order (probabilistic only)
 	exp  expHeap
 	pend []*engine.Job // started by a decision, waiting for processors released at this instant
 
@@ -195,8 +195,11 @@ func (c *Classic) stopped(j *engine.Job) {
 	if d.running {
 		c.unslot(j)
 		d.running = false
-		if i := slices.Index(c.run, j); i >= 0 {
-			c.run = slices.Delete(c.run, i, i+1)
+		if c.prob != nil {
+			if i := slices.Index(c.run, j); i >= 0 {
+				c.run = slices.Delete(c.run, i, i+1)
+				c.prob.removed(i)
+			}
 		}
 	}
 	if i := slices.Index(c.pend, j); i >= 0 {
@@ -261,7 +264,9 @@ func (c *Classic) launch(v *engine.View, p *engine.Plan, j *engine.Job, pred flo
 		c.kt.remove(j, now)
 	}
 	d.queued, d.running = false, true
-	c.run = append(c.run, j)
+	if c.prob != nil {
+		c.run = append(c.run, j)
+	}
 	c.exp.push(now+pred, j)
 	return true
 }

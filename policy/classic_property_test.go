@@ -189,3 +189,34 @@ func TestPropertyClassicIndexEqualsList(t *testing.T) {
 		}
 	})
 }
+
+// TestPropertyProbabilisticRowsIncremental: probabilistic backfilling
+// keeps its bottleneck rows from pass to pass, cut back to the first
+// running job whose step changed and recomputed from a stored copy; every
+// row it reads equals, bit for bit, the row computed afresh from all
+// running jobs.
+func TestPropertyProbabilisticRowsIncremental(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		s, _ := policy.ParseSpec("easy-probabilistic")
+		s.Common = rapid.Bool().Draw(t, "common")
+		s.Consult = rapid.SampledFrom([]string{"settled", "pyss"}).Draw(t, "consult")
+		s.Threshold = rapid.SampledFrom([]float64{0, 0.05, 0.2, 0.5, 1}).Draw(t, "threshold")
+		kind := estimateKind(rapid.IntRange(0, 2).Draw(t, "estimates"))
+		p, jobs := genCase(t, kind)
+		for i := range jobs {
+			jobs[i].Own()
+			jobs[i].User = rapid.IntRange(0, 3).Draw(t, "user")
+		}
+		reads := 0
+		policy.VerifyProbRows(func(row, fresh []float64) {
+			reads++
+			for i := range row {
+				if row[i] != fresh[i] {
+					t.Fatalf("%s: row[%d] = %v, afresh %v", s, i, row[i], fresh[i])
+				}
+			}
+		})
+		defer policy.VerifyProbRows(nil)
+		simulate(t, p, jobs, policy.NewClassic(s, policy.FirstFit{}), engine.OverrunKill)
+	})
+}

@@ -8,3 +8,7 @@ func NewClassicListed(s Spec, sel NodeSelector) *Classic {
 	c.idx, c.kt = nil, nil
 	return c
 }
+
+// VerifyProbRows makes probabilistic backfilling hand every bottleneck
+// row it reads, with the row computed afresh, to f (nil: stop).
+func VerifyProbRows(f func(row, fresh []float64)) { probVerify = f }
