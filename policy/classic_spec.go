@@ -362,3 +362,45 @@ func (s Spec) Check() error {
 	}
 	return nil
 }
+
+// IsKey reports whether k is a key a spec string may set (Keys).
+func IsKey(k string) bool {
+	for _, kk := range Keys {
+		if kk[0] == k {
+			return true
+		}
+	}
+	return false
+}
+
+// CheckKey checks one key=value alone (is the key known, is the value in
+// its axis or range), whatever the other axes: for sweeps, whose values
+// are checked one by one before any combination is built.
+func CheckKey(k, v string) error {
+	s := defaultSpec()
+	return s.set(k, v)
+}
+
+// WithKeys returns base (a classic alias or "classic", with or without
+// keys of its own) with every key=value of kvs added, checked as one spec
+// string (ParseSpec): for experiment specs that sweep the axes as
+// structured keys (grid: {policy.order: [fcfs, sjf]} with policies: [easy]
+// runs easy:order=fcfs and easy:order=sjf).
+func WithKeys(base string, kvs []string) (string, error) {
+	if len(kvs) == 0 {
+		return base, nil
+	}
+	name, _, hasKeys := strings.Cut(base, ":")
+	if _, ok := aliases[name]; !ok && name != "classic" {
+		return "", fmt.Errorf("policy %q is not a policy of the classic catalogue (classic or an alias: %s): policy.%s sets one of its axes", base, strings.Join(AliasNames(), ", "), strings.SplitN(kvs[0], "=", 2)[0])
+	}
+	sep := ":"
+	if hasKeys {
+		sep = ","
+	}
+	out := base + sep + strings.Join(kvs, ",")
+	if _, err := ParseSpec(out); err != nil {
+		return "", err
+	}
+	return out, nil
+}
