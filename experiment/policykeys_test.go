@@ -74,9 +74,9 @@ func TestPolicyAxesSweep(t *testing.T) {
 // take the keys.
 func TestPolicyAxesErrors(t *testing.T) {
 	for doc, want := range map[string]string{
-		strings.Replace(axesSpec, "policy.order:", "policy.ordr:", 1):   `spec.yaml:8:16: grid.policy.ordr: unknown parameter "policy.ordr" (vary policy, policy.* (the classic catalogue's keys: policy.order, policy.depth`,
-		strings.Replace(axesSpec, "sjf, wfp3]", "sjf, wfp4]", 1):        `spec.yaml:8:29: grid.policy.order[2]: order "wfp4": want one of fcfs`,
-		strings.Replace(axesSpec, "[1, all]", "[1, most]", 1):           `spec.yaml:9:21: grid.policy.depth[1]: depth "most": want 0, 1, a number of reservations, or all`,
+		strings.Replace(axesSpec, "policy.order:", "policy.ordr:", 1):    `spec.yaml:8:16: grid.policy.ordr: unknown parameter "policy.ordr" (vary policy, policy.* (the classic catalogue's keys: policy.order, policy.depth`,
+		strings.Replace(axesSpec, "sjf, wfp3]", "sjf, wfp4]", 1):         `spec.yaml:8:29: grid.policy.order[2]: order "wfp4": want one of fcfs`,
+		strings.Replace(axesSpec, "[1, all]", "[1, most]", 1):            `spec.yaml:9:21: grid.policy.depth[1]: depth "most": want 0, 1, a number of reservations, or all`,
 		strings.Replace(axesSpec, "[easy, easy-plus-plus]", "[drrm]", 1): `policy "drrm" is not a policy of the classic catalogue`,
 	} {
 		_, err := Parse("spec.yaml", []byte(doc), "")
