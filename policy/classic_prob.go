@@ -23,7 +23,7 @@ type probState struct {
 	// processors. A job's step depends only on its processors, t and its
 	// Q(t), and Q only on its user's histogram and its elapsed-time bin
 	// down(now − start): sig. A row keeps the steps it applied (n) and a
-	// copy of itself every probCP steps; each pass finds the first running
+	// copy of itself every cp steps; each pass finds the first running
 	// job whose step changed (an end removes one, a histogram or an
 	// elapsed-time bin changes) and a row is recomputed, when next read,
 	// from the last copy before it: a job started late in the start order
@@ -33,17 +33,34 @@ type probState struct {
 	sig   []probSig // per running job (start order): what its steps were computed with
 	cut   int       // first running job whose steps changed since the last pass
 	k     int
+	cp    int // steps between two stored copies of a row
 	avail int
+
+	// A refused candidate is refused again while nothing its chance
+	// depends on changed: the rows (ver counts the changes of the running
+	// jobs' steps), the head, the candidate's own histogram and P.
+	ver    uint64
+	gone   bool       // a running job ended since the last pass
+	refuse []probMemo // per job index
 }
 
-// probCP is the number of steps between two stored copies of a row.
-const probCP = 16
+type probMemo struct {
+	ver  uint64 // ver+1 when refused (0: none)
+	head *engine.Job
+	dv   int
+	P    int
+}
+
+// probCPFloats bounds the stored copies of one row (values): the steps
+// between two copies (cp) are the fewest that keep (P/cp + 1) copies of
+// k+1 values under it.
+const probCPFloats = 1 << 16
 
 type probBin struct {
 	row   []float64   // after n steps (unless stale)
 	n     int         // steps still valid
 	stale bool        // row holds steps beyond n
-	cps   [][]float64 // cps[m]: the row after m·probCP steps (valid for m <= n/probCP)
+	cps   [][]float64 // cps[m]: the row after m·cp steps (valid for m <= n/cp)
 }
 
 // cut keeps the first n steps of the row valid.
@@ -72,7 +89,7 @@ func newProbState(s Spec) *probState {
 	if w == 0 {
 		w = 150
 	}
-	return &probState{threshold: s.Threshold, window: w, common: s.Common, users: map[int]*pdist{}}
+	return &probState{threshold: s.Threshold, window: w, common: s.Common, users: map[int]*pdist{}, cp: 1}
 }
 
 // up is the smallest power of two >= x (1 for x <= 1).
@@ -169,8 +186,10 @@ func (c *Classic) probabilistic(v *engine.View, p *engine.Plan, head *engine.Job
 	// (a row's first k+1 values do not depend on how far it goes), but
 	// each step costs its length: rows much longer than this pass needs
 	// are recomputed shorter.
-	if k := min(P, head.Procs+c.free(now)); k > ps.k || 4*k < ps.k {
-		ps.setK(k)
+	if k := min(P, head.Procs+c.free(now)); k > ps.k {
+		ps.setK(min(P, max(k, 2*ps.k)))
+	} else if 8*k < ps.k {
+		ps.setK(2 * k)
 	}
 	for _, j := range tail {
 		if c.free(now) < j.Procs {
@@ -202,6 +221,10 @@ func (ps *probState) validate(c *Classic, now float64, P int) {
 		}
 	}
 	ps.sig = ps.sig[:len(c.run)]
+	if cut < len(c.run) || ps.gone {
+		ps.ver++
+		ps.gone = false
+	}
 	for i := range ps.bins {
 		ps.bins[i].cut(cut)
 	}
@@ -215,6 +238,7 @@ func (ps *probState) sigOf(c *Classic, now float64, w *engine.Job) probSig {
 // removed is told that the running job at start-order position i ended.
 func (ps *probState) removed(i int) {
 	ps.cut = min(ps.cut, i)
+	ps.gone = true
 	if i < len(ps.sig) {
 		ps.sig = append(ps.sig[:i], ps.sig[i+1:]...)
 	}
@@ -223,6 +247,7 @@ func (ps *probState) removed(i int) {
 // setK makes every row reach k processors (recomputed when next read).
 func (ps *probState) setK(k int) {
 	ps.k = k
+	ps.cp = max(1, (ps.avail+1)*(k+1)/probCPFloats)
 	for i := range ps.bins {
 		ps.bins[i].cut(0)
 	}
@@ -232,6 +257,7 @@ func (ps *probState) setK(k int) {
 // start order).
 func (ps *probState) appended(c *Classic, now float64, j *engine.Job) {
 	n := len(c.run) - 1
+	ps.ver++
 	ps.sig = append(ps.sig[:n], ps.sigOf(c, now, j))
 	ps.cut = len(c.run)
 	for i := range ps.bins {
@@ -247,8 +273,8 @@ func (b *probBin) apply(c *Classic, ps *probState, now float64, n int, t float64
 	w := c.run[n]
 	step(b.row, w.Procs, ps.q(c, now, w, t), n == 0)
 	b.n = n + 1
-	if b.n%probCP == 0 {
-		m := b.n / probCP
+	if b.n%ps.cp == 0 {
+		m := b.n / ps.cp
 		for len(b.cps) <= m {
 			b.cps = append(b.cps, nil)
 		}
@@ -264,8 +290,24 @@ func (b *probBin) apply(c *Classic, ps *probState, now float64, n int, t float64
 // B at most 1) cannot carry it there (with a margin far above rounding):
 // bins whose rows the answer does not need are never computed.
 func (ps *probState) fits(c *Classic, now float64, P int, head, j *engine.Job) bool {
-	est := c.d(j).est
 	d := ps.dist(j)
+	if int(j.Index) >= len(ps.refuse) {
+		ps.refuse = growTo(ps.refuse, int(j.Index)+1, probMemo{})
+	}
+	m := &ps.refuse[j.Index]
+	if m.ver == ps.ver+1 && m.head == head && m.dv == d.ver && m.P == P && !probNoMemo {
+		return false
+	}
+	if ps.chance(c, now, P, head, j, d) {
+		return true
+	}
+	*m = probMemo{ver: ps.ver + 1, head: head, dv: d.ver, P: P}
+	return false
+}
+
+// chance is fits computed.
+func (ps *probState) chance(c *Classic, now float64, P int, head, j *engine.Job, d *pdist) bool {
+	est := c.d(j).est
 	norm := 0.0
 	for i, b := range d.bins {
 		if math.Ldexp(1, i) < 2*est {
@@ -325,7 +367,7 @@ func (ps *probState) row(c *Classic, now float64, i int) []float64 {
 		return b.row
 	}
 	t := math.Ldexp(1, i)
-	m := min(b.n/probCP, len(b.cps)-1)
+	m := min(b.n/ps.cp, len(b.cps)-1)
 	if len(b.row) != ps.k+1 || m < 0 {
 		m = 0
 		b.cps = b.cps[:0]
@@ -341,7 +383,7 @@ func (ps *probState) row(c *Classic, now float64, i int) []float64 {
 		b.row = append(b.row[:0], b.cps[m]...)
 	}
 	b.cps = b.cps[:m+1]
-	for n := m * probCP; n < len(c.run); n++ {
+	for n := m * ps.cp; n < len(c.run); n++ {
 		b.apply(c, ps, now, n, t)
 	}
 	b.n, b.stale = len(c.run), false
@@ -350,6 +392,9 @@ func (ps *probState) row(c *Classic, now float64, i int) []float64 {
 	}
 	return b.row
 }
+
+// probNoMemo (tests) turns the memo of refused candidates off.
+var probNoMemo bool
 
 // probVerify, if set (tests), is given every row read with the row
 // computed afresh.

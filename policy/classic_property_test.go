@@ -194,7 +194,7 @@ func TestPropertyClassicIndexEqualsList(t *testing.T) {
 // keeps its bottleneck rows from pass to pass, cut back to the first
 // running job whose step changed and recomputed from a stored copy; every
 // row it reads equals, bit for bit, the row computed afresh from all
-// running jobs.
+// running jobs. Its memo of refused candidates changes no decision.
 func TestPropertyProbabilisticRowsIncremental(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		s, _ := policy.ParseSpec("easy-probabilistic")
@@ -217,6 +217,14 @@ func TestPropertyProbabilisticRowsIncremental(t *testing.T) {
 			}
 		})
 		defer policy.VerifyProbRows(nil)
-		simulate(t, p, jobs, policy.NewClassic(s, policy.FirstFit{}), engine.OverrunKill)
+		a := simulate(t, p, jobs, policy.NewClassic(s, policy.FirstFit{}), engine.OverrunKill)
+		policy.SetProbMemo(false)
+		defer policy.SetProbMemo(true)
+		b := simulate(t, p, jobs, policy.NewClassic(s, policy.FirstFit{}), engine.OverrunKill)
+		for i, j := range a.Jobs() {
+			if k := b.Jobs()[i]; j.Start != k.Start {
+				t.Fatalf("%s: job %d starts at %g with the memo, at %g without", s, j.ID, j.Start, k.Start)
+			}
+		}
 	})
 }

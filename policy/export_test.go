@@ -12,3 +12,7 @@ func NewClassicListed(s Spec, sel NodeSelector) *Classic {
 // VerifyProbRows makes probabilistic backfilling hand every bottleneck
 // row it reads, with the row computed afresh, to f (nil: stop).
 func VerifyProbRows(f func(row, fresh []float64)) { probVerify = f }
+
+// SetProbMemo turns probabilistic backfilling's memo of refused
+// candidates on or off.
+func SetProbMemo(on bool) { probNoMemo = !on }
