@@ -146,8 +146,8 @@ func TestCloudALFQuickExperiments(t *testing.T) {
 // best-fit picks the job first-fit picks (§2.3: the largest fitting job
 // comes first in LJFS's order), so cloud-gang-cpe runs LJFS with first-fit
 // only (paired with AFCFS first-fit by the runner) and AFCFS best-fit on
-// its own; scripts/cloud-tables.py pairs AFCFS best-fit with the LJFS
-// first-fit run of the replication. Checked at quick scale against the
+// its own; the spec's pairing.subject_at pairs AFCFS best-fit with the
+// LJFS first-fit run of the replication (PairedRows). Checked at quick scale against the
 // spec's earlier form (LJFS under both rules, each paired with AFCFS under
 // the same rule): the runs in common are identical in every metric, LJFS
 // best-fit equals LJFS first-fit in every metric of its own, and table 1's
@@ -239,5 +239,40 @@ func TestCloudCPENoDuplicateRuns(t *testing.T) {
 	}
 	if bf == 0 || bf != len(afcfsBF) {
 		t.Errorf("%d best-fit cells compared, %d AFCFS best-fit runs", bf, len(afcfsBF))
+	}
+	// The declared pairing gives every AFCFS best-fit run the old runner's
+	// best-fit CPE, bit for bit, and leaves the LJFS runs as they ran.
+	spec, err := LoadBuiltin("cloud-gang-cpe", "quick")
+	if err != nil {
+		t.Fatal(err)
+	}
+	paired := spec.PairedRows(newRows)
+	byKey := map[string]Row{}
+	for _, r := range paired {
+		byKey[r.Params["policy"]+" "+key(r, r.Params["cloud.migration"])] = r
+	}
+	n := 0
+	for _, o := range oldRows {
+		if o.Params["cloud.migration"] != "best-fit" {
+			continue
+		}
+		r := byKey["cloud-afcfs "+key(o, "best-fit")]
+		for _, m := range []string{"cpe", "cpe_lt", "cpe_rt"} {
+			if r.Metrics[m] != o.Metrics[m] {
+				t.Errorf("%s rep %d: declared pairing %s %g, old runner %g", o.ConfigID, o.Rep, m, r.Metrics[m], o.Metrics[m])
+			}
+		}
+		n++
+	}
+	for i, r := range paired {
+		if r.Params["policy"] == "cloud-ljfs" && len(r.Metrics) != len(newRows[i].Metrics) {
+			t.Errorf("%s: the LJFS run changed", r.ConfigID)
+		}
+		if _, had := newRows[i].Metrics["cpe"]; r.Params["policy"] == "cloud-afcfs" && had {
+			t.Errorf("%s: the stored run itself changed", r.ConfigID)
+		}
+	}
+	if n != len(afcfsBF) {
+		t.Errorf("%d AFCFS best-fit runs paired, want %d", n, len(afcfsBF))
 	}
 }
