@@ -486,6 +486,7 @@ then writes their compact aggregates and reproduction table into docs/.`,
 				for _, a := range args {
 					if b == a || strings.HasPrefix(b, a+"-") {
 						names = append(names, b)
+						break // once, however many names select it
 					}
 				}
 			}
