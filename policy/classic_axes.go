@@ -372,8 +372,9 @@ func (c *Classic) greedy(v *engine.View, p *engine.Plan, head *engine.Job, tail 
 
 // lookahead: of the waiting jobs (the first window of them, or all), the
 // set that can start now around the head's reservation with the largest
-// total processors × prediction, by pyss's dynamic programme over
-// (job, free processors); ties favour taking the later job.
+// total processors × prediction (score=procs: processors), by pyss's
+// dynamic programme over (job, free processors); ties favour taking the
+// later job.
 func (c *Classic) lookahead(v *engine.View, p *engine.Plan, head *engine.Job, tail []*engine.Job) {
 	now := v.Now()
 	F := c.free(now)
@@ -415,6 +416,9 @@ func (c *Classic) lookahead(v *engine.View, p *engine.Plan, head *engine.Job, ta
 		pred := c.testPred(j)
 		isLong := now+pred > shadow
 		u := float64(j.Procs) * pred
+		if c.s.Score == "procs" {
+			u = float64(j.Procs)
+		}
 		for k := F; k >= j.Procs; k-- {
 			pl := long[k-j.Procs]
 			if isLong && j.Procs > extra0-int(pl) {

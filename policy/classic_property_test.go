@@ -35,6 +35,9 @@ func genSpec(t *rapid.T) policy.Spec {
 	case "greedy", "lookahead", "probabilistic", "none":
 		s.Depth = 1
 	}
+	if s.Backfill == "lookahead" {
+		s.Score = rapid.SampledFrom([]string{"area", "procs"}).Draw(t, "score")
+	}
 	if s.Depth == policy.DepthAll {
 		s.Order, s.Backfill = "fcfs", "queue"
 	}
