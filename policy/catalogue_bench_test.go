@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gridsched/gridsched/internal/testenv"
 	"github.com/gridsched/gridsched/model"
 	"github.com/gridsched/gridsched/policy"
 	sim "github.com/gridsched/gridsched/simulate"
@@ -46,7 +47,7 @@ func BenchmarkCatalogue(b *testing.B) {
 			run := func(b *testing.B, pol string) time.Duration {
 				c := cfg
 				c.Policy = pol
-				c0 := cpuTime()
+				c0 := testenv.CPUTime()
 				r, err := sim.RunLoaded(c, wl, plat)
 				if err != nil {
 					b.Fatal(err)
@@ -54,7 +55,7 @@ func BenchmarkCatalogue(b *testing.B) {
 				if r.Summary.Completed+r.Summary.Killed != size.jobs {
 					b.Fatalf("%d of %d jobs ended", r.Summary.Completed+r.Summary.Killed, size.jobs)
 				}
-				return cpuTime() - c0
+				return testenv.CPUTime() - c0
 			}
 			for _, pol := range names {
 				b.Run(pol, func(b *testing.B) {

@@ -1,14 +1,15 @@
 //go:build unix
 
-package policy_test
+package testenv
 
 import (
 	"syscall"
 	"time"
 )
 
-// cpuTime is the CPU time (user + sys) of this process so far.
-func cpuTime() time.Duration {
+// CPUTime is the CPU time (user + system) of this process so far, for
+// benchmarks that report CPU beside wall time on a shared machine.
+func CPUTime() time.Duration {
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
 		return 0
