@@ -163,7 +163,7 @@ func TestPropertyClassicIndexEqualsList(t *testing.T) {
 		s := genSpec(t)
 		s.Order = rapid.SampledFrom(static).Draw(t, "static-order")
 		s.Depth = rapid.IntRange(0, 1).Draw(t, "depth01")
-		s.Backfill = "queue"
+		s.Backfill, s.Score = "queue", "area"
 		if s.Depth == 1 && rapid.Bool().Draw(t, "none") {
 			s.Backfill = "none"
 		}
