@@ -39,6 +39,7 @@ type Classic struct {
 
 	wait []*engine.Job // waiting jobs in the queue order of the last pass (without idx)
 	idx  *oindex       // waiting jobs of a static order at depth 0 or 1 with backfill none or queue
+	bidx *oindex       // with idx, fcfs order: the same jobs in sjbf or reverse backfill order
 	kt   *ktour        // waiting jobs of a linear dynamic order at depth 1 without backfilling
 	seq  int64         // enqueues so far (idx's tie-break: stable in queue order)
 	prof *Profile      // running jobs [start, start+pred) and reservations; Base = processors up
@@ -95,6 +96,9 @@ func NewClassic(s Spec, sel NodeSelector) *Classic {
 	}
 	if staticOrder(s.Order) && (s.Depth == 0 || s.Depth == 1) && (s.Backfill == "none" || s.Backfill == "queue") {
 		c.idx = newOindex()
+	}
+	if s.Order == "fcfs" && (s.Depth == 0 || s.Depth == 1) && (s.Backfill == "sjbf" || s.Backfill == "reverse") {
+		c.idx, c.bidx = newOindex(), newOindex()
 	}
 	if !staticOrder(s.Order) && s.Order != "maui" && s.Depth == 1 && s.Backfill == "none" {
 		c.kt = newKtour(c)
@@ -166,6 +170,9 @@ func (c *Classic) enqueue(j *engine.Job, now float64) {
 	c.seq++
 	if c.idx != nil {
 		c.idx.insert(j, c.orderKey(j, 0), d.seq, c.testPred(j))
+		if c.bidx != nil {
+			c.bidx.insert(j, c.backfillKey(j), int64(j.Index), c.testPred(j))
+		}
 		return
 	}
 	if c.kt != nil {
@@ -187,6 +194,19 @@ func (c *Classic) predChanged(j *engine.Job) {
 	if c.idx != nil {
 		c.idx.setPred(j, c.testPred(j))
 	}
+	if c.bidx != nil {
+		c.bidx.rekey(j, c.backfillKey(j), c.testPred(j))
+	}
+}
+
+// backfillKey is a waiting job's place in the sjbf or reverse backfill
+// order (ties in arrival order, the fcfs queue's: the stable sort of
+// candidates).
+func (c *Classic) backfillKey(j *engine.Job) float64 {
+	if c.s.Backfill == "reverse" {
+		return -j.Submit
+	}
+	return c.testPred(j)
 }
 
 // stopped removes a job that left its processors from the profile.
@@ -259,6 +279,9 @@ func (c *Classic) launch(v *engine.View, p *engine.Plan, j *engine.Job, pred flo
 	c.slot(j, now, pred)
 	if c.idx != nil {
 		c.idx.remove(j)
+	}
+	if c.bidx != nil {
+		c.bidx.remove(j)
 	}
 	if c.kt != nil {
 		c.kt.remove(j, now)

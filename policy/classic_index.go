@@ -174,6 +174,20 @@ func (x *oindex) setPred(j *engine.Job, pred float64) {
 	x.insert(j, key, seq, pred)
 }
 
+// rekey moves a queued job to key (keeping its seq) with prediction pred.
+func (x *oindex) rekey(j *engine.Job, key, pred float64) {
+	if int(j.Index) >= len(x.at) || x.at[j.Index] == 0 {
+		return
+	}
+	n := &x.nd[x.at[j.Index]]
+	if n.key == key && n.pred == pred {
+		return
+	}
+	seq := n.seq
+	x.remove(j)
+	x.insert(j, key, seq, pred)
+}
+
 // first is the queue head (nil if empty).
 func (x *oindex) first() *engine.Job {
 	i := x.root
@@ -186,30 +200,12 @@ func (x *oindex) first() *engine.Job {
 	return x.nd[i].j
 }
 
-// next returns the first job after prev (in queue order) that may start
-// now: procs <= free and (procs <= min(free, extra) or now + its test
-// prediction <= shadow); nil if none. Subtrees whose minima rule every job
-// out are skipped, and floating-point addition is monotone, so a skipped
-// job fails the exact test too.
-func (x *oindex) next(prev *engine.Job, free, extra int, now, shadow float64) *engine.Job {
-	id := x.at[prev.Index]
-	var key float64
-	var seq int64
-	if id != 0 {
-		key, seq = x.nd[id].key, x.nd[id].seq
-	} else {
-		panic("oindex.next: prev not queued")
-	}
-	f, b := int32(free), int32(min(free, extra))
-	r := x.find(x.root, key, seq, f, b, now, shadow)
-	if r == 0 {
-		return nil
-	}
-	return x.nd[r].j
-}
-
-// nextFrom is next for a cursor (key, seq) that need not be queued: the
-// first job strictly after it.
+// nextFrom returns the first job strictly after the cursor (key, seq)
+// (which need not be queued) that may start now: procs <= free and
+// (procs <= min(free, extra) or now + its test prediction <= shadow); nil
+// if none. Subtrees whose minima rule every job out are skipped, and
+// floating-point addition is monotone, so a skipped job fails the exact
+// test too.
 func (x *oindex) nextFrom(key float64, seq int64, free, extra int, now, shadow float64) *engine.Job {
 	r := x.find(x.root, key, seq, int32(free), int32(min(free, extra)), now, shadow)
 	if r == 0 {
@@ -276,15 +272,21 @@ func (c *Classic) scheduleIndexed(v *engine.View, p *engine.Plan) {
 	if x.n == 0 {
 		return
 	}
+	// Candidates come in backfill order: the queue's, or sjbf's or
+	// reverse's (bidx).
+	bx := x
+	if c.bidx != nil {
+		bx = c.bidx
+	}
 	if c.s.Depth == 0 {
 		key, seq := math.Inf(-1), int64(math.MinInt64)
 		for {
 			free := c.free(now)
-			j := x.nextFrom(key, seq, free, free, now, math.Inf(1))
+			j := bx.nextFrom(key, seq, free, free, now, math.Inf(1))
 			if j == nil {
 				return
 			}
-			key, seq = x.cursor(j)
+			key, seq = bx.cursor(j)
 			c.launch(v, p, j, c.testPred(j))
 		}
 	}
@@ -300,12 +302,18 @@ func (c *Classic) scheduleIndexed(v *engine.View, p *engine.Plan) {
 	shadow, extra := c.shadow(now, head, now)
 	c.tellShadow(head, shadow)
 	key, seq := x.cursor(head)
+	if bx != x {
+		key, seq = math.Inf(-1), int64(math.MinInt64)
+	}
 	for {
-		j := x.nextFrom(key, seq, c.free(now), extra, now, shadow)
+		j := bx.nextFrom(key, seq, c.free(now), extra, now, shadow)
 		if j == nil {
 			return
 		}
-		key, seq = x.cursor(j)
+		key, seq = bx.cursor(j)
+		if j == head {
+			continue // the candidates are the jobs behind the head
+		}
 		pred := c.testPred(j)
 		if c.easyFits(now, j, pred, shadow, &extra) {
 			c.launch(v, p, j, pred)

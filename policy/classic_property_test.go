@@ -145,7 +145,8 @@ func TestPropertyClassicEqualsDedicated(t *testing.T) {
 }
 
 // TestPropertyClassicIndexEqualsList: the indexed queue (static orders,
-// depth 0 or 1, backfill none or queue) and the kinetic tournament (wfp3,
+// depth 0 or 1, backfill none or queue; fcfs with sjbf or reverse
+// candidates from a second index) and the kinetic tournament (wfp3,
 // unicep, slowdown without backfilling) make exactly the decisions of the
 // list sorted at every pass, for every estimate source (history
 // predictions change a waiting job's test prediction in the index),
@@ -166,6 +167,9 @@ func TestPropertyClassicIndexEqualsList(t *testing.T) {
 		s.Backfill, s.Score = "queue", "area"
 		if s.Depth == 1 && rapid.Bool().Draw(t, "none") {
 			s.Backfill = "none"
+		}
+		if rapid.IntRange(0, 2).Draw(t, "backfill-index") == 0 {
+			s.Order, s.Backfill = "fcfs", rapid.SampledFrom([]string{"sjbf", "reverse"}).Draw(t, "sjbf-reverse")
 		}
 		if rapid.IntRange(0, 2).Draw(t, "kinetic") == 0 {
 			s.Order = rapid.SampledFrom([]string{"wfp3", "unicep", "slowdown"}).Draw(t, "dynamic-order")
