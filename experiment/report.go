@@ -55,6 +55,7 @@ func Export(st *Store, dir string) ([]Row, *Spec, error) {
 	}{
 		{RunsFile, func(w io.Writer) error { return WriteRuns(w, rows) }},
 		{AggregateFile, func(w io.Writer) error { return WriteAggregate(w, Aggregate(rows, s.Metrics)) }},
+		{ProvenanceFile, func(w io.Writer) error { return WriteProvenance(w, ProvenanceOf(st, s.Name, rows)) }},
 	} {
 		if err := writeAtomic(filepath.Join(dir, f.name), f.write); err != nil {
 			return nil, nil, err
@@ -447,7 +448,7 @@ func WriteReport(title string, stores []*Store, dir, file string, extra ...repor
 		if err != nil {
 			return "", err
 		}
-		sec.Notes = append(sec.Notes, fmt.Sprintf("Exports: %s and %s in %s; result store %s.", RunsFile, AggregateFile, out, st.Path))
+		sec.Notes = append(sec.Notes, fmt.Sprintf("Exports: %s, %s and %s in %s; result store %s.", RunsFile, AggregateFile, ProvenanceFile, out, st.Path), ProvenanceOf(st, s.Name, rows).Note())
 		if s.Workload.Trace != "" {
 			sec.Notes = append(sec.Notes, "Traces are the Parallel Workloads Archive's cleaned versions (\"-cln\"), with fewer jobs than the original logs.")
 		}

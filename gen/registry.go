@@ -1,6 +1,7 @@
 package gen
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"sort"
@@ -10,6 +11,12 @@ import (
 	"github.com/gridsched/gridsched/model"
 	"github.com/gridsched/gridsched/workload"
 )
+
+// MaxJobs is the most jobs a model's parameters may ask to be made at
+// once (a reservations workload's requests, its background): beyond it
+// a generator would exhaust memory. The command line's --max-jobs sets
+// it, with experiment.MaxJobs.
+var MaxJobs = 10_000_000
 
 // Generator produces jobs one at a time, in submit order.
 type Generator interface {
@@ -69,6 +76,23 @@ func (m *Model) Params(source string, doc []byte, overrides []string) (any, erro
 		}
 	}
 	return p, nil
+}
+
+// Locate places an error of New about a parameter of the document doc
+// ("key: …") at the key's value, "source:line:column: key: …"; an error
+// about a parameter doc does not set (an override's) is returned as it
+// is.
+func (m *Model) Locate(source string, doc []byte, err error) error {
+	if err == nil || len(doc) == 0 {
+		return err
+	}
+	sc := yamlx.Check(source, doc, m.params())
+	located := sc.Locate("", errors.New(strings.TrimPrefix(err.Error(), m.Name+": ")))
+	var is *yamlx.Issue
+	if errors.As(located, &is) && is.Path != "" {
+		return located
+	}
+	return err
 }
 
 // DefaultsYAML is the model's default parameters as one-line YAML.

@@ -102,6 +102,12 @@ func (p *ReservationParams) validate() error {
 		return fmt.Errorf("duration_at: must be in [0,1), got %g", p.DurationAt)
 	case p.Requests < 0:
 		return fmt.Errorf("requests: must be >= 0, got %d", p.Requests)
+	case p.Requests > MaxJobs:
+		return fmt.Errorf("requests: %d is over the limit of %d jobs (raise it with --max-jobs)", p.Requests, MaxJobs)
+	case p.Background > MaxJobs:
+		return fmt.Errorf("background: %d is over the limit of %d jobs (raise it with --max-jobs)", p.Background, MaxJobs)
+	case p.Resources > model.MaxNodes:
+		return fmt.Errorf("resources: %d is over the limit of %d nodes (raise it with --max-nodes)", p.Resources, model.MaxNodes)
 	case !(p.BackgroundCover >= 0) || math.IsInf(p.BackgroundCover, 0):
 		return fmt.Errorf("background_cover: must be >= 0, got %g", p.BackgroundCover)
 	case p.BackgroundCover > 0 && p.Requests == 0:

@@ -2,6 +2,8 @@ package hgrid
 
 import (
 	"errors"
+	"fmt"
+	"io/fs"
 	"math"
 	"strings"
 
@@ -40,6 +42,10 @@ func (s *Section) Prepare(resolve func(string) string) (*Setup, error) {
 		tree = resolve(tree)
 	}
 	t, err := Open(tree, s.Heterogeneity)
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return nil, fmt.Errorf("tree: %w", err) // a file that cannot be read: at the tree's key
+	}
 	if err != nil {
 		return nil, err
 	}

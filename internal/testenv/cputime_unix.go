@@ -7,8 +7,8 @@ import (
 	"time"
 )
 
-// CPUTime is the CPU time (user + system) of this process so far, for
-// benchmarks that report CPU beside wall time on a shared machine.
+// CPUTime is the CPU time (user + sys) of this process so far, for
+// benchmarks on a machine shared with other work.
 func CPUTime() time.Duration {
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
