@@ -78,6 +78,9 @@ func TestPolicyAxesErrors(t *testing.T) {
 		strings.Replace(axesSpec, "sjf, wfp3]", "sjf, wfp4]", 1):         `spec.yaml:8:29: grid.policy.order[2]: order "wfp4": want one of fcfs`,
 		strings.Replace(axesSpec, "[1, all]", "[1, most]", 1):            `spec.yaml:9:21: grid.policy.depth[1]: depth "most": want 0, 1, a number of reservations, or all`,
 		strings.Replace(axesSpec, "[easy, easy-plus-plus]", "[drrm]", 1): `policy "drrm" is not a policy of the classic catalogue`,
+		// A catalogue point in policies: the value's column in the
+		// point and the allowed values, not only "unknown policy".
+		strings.Replace(axesSpec, "[easy, easy-plus-plus]", `[easy, "easy:order=wfp4"]`, 1): `spec.yaml:6:18: policies[1]: policy "easy:order=wfp4", column 12: order "wfp4": want one of fcfs`,
 	} {
 		_, err := Parse("spec.yaml", []byte(doc), "")
 		if err == nil || !strings.Contains(err.Error(), want) {
