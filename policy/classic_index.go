@@ -169,9 +169,25 @@ func (x *oindex) setPred(j *engine.Job, pred float64) {
 	if x.nd[id].pred == pred {
 		return
 	}
-	key, seq := x.nd[id].key, x.nd[id].seq
-	x.remove(j)
-	x.insert(j, key, seq, pred)
+	// The job keeps its place: only the minima on its path change.
+	x.nd[id].pred = pred
+	x.repull(x.root, id)
+}
+
+// repull recomputes the subtree minima on the path from i down to id.
+func (x *oindex) repull(i, id int32) {
+	if i == 0 {
+		return
+	}
+	if i != id {
+		m := &x.nd[id]
+		if x.less(m, x.nd[i].key, x.nd[i].seq) {
+			x.repull(x.nd[i].left, id)
+		} else {
+			x.repull(x.nd[i].right, id)
+		}
+	}
+	x.pull(i)
 }
 
 // rekey moves a queued job to key (keeping its seq) with prediction pred.
@@ -180,7 +196,8 @@ func (x *oindex) rekey(j *engine.Job, key, pred float64) {
 		return
 	}
 	n := &x.nd[x.at[j.Index]]
-	if n.key == key && n.pred == pred {
+	if n.key == key {
+		x.setPred(j, pred)
 		return
 	}
 	seq := n.seq
