@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"reflect"
 	"sort"
 	"strings"
 
@@ -304,4 +305,40 @@ func (p *TraceReservationFile) check() error {
 		return fmt.Errorf("trace: the path of the trace to convert is required")
 	}
 	return p.validate()
+}
+
+// ParamLabel is the axis label a model gives its parameter key (the
+// field's `label` tag: its meaning, symbol and unit), if it gives one.
+func ParamLabel(model, key string) (string, bool) {
+	m, ok := models[model]
+	if !ok {
+		return "", false
+	}
+	return fieldLabel(reflect.TypeOf(m.params()), key)
+}
+
+// fieldLabel finds the field of struct type t (or a pointer to one)
+// whose yaml name is key, looking into inlined structs.
+func fieldLabel(t reflect.Type, key string) (string, bool) {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t.Kind() != reflect.Struct {
+		return "", false
+	}
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		name, opts, _ := strings.Cut(f.Tag.Get("yaml"), ",")
+		if strings.Contains(opts, "inline") {
+			if l, ok := fieldLabel(f.Type, key); ok {
+				return l, true
+			}
+			continue
+		}
+		if name == key {
+			l := f.Tag.Get("label")
+			return l, l != ""
+		}
+	}
+	return "", false
 }

@@ -425,26 +425,43 @@ read (they may sit on a read-only mount).`,
 }
 
 func newReportCmd() *cobra.Command {
-	var out string
-	var window float64
+	var out, formats string
+	var window, ganttFrom, ganttTo float64
+	var ganttJobs, ganttNodes, viewJobs int
+	var gridModel bool
 	cmd := &cobra.Command{
 		Use:   "report STORE.db|RUN_DIR|SIMULATE_DIR...",
-		Short: "Write an HTML report (with SVG and PNG figures) of result stores or simulation folders",
-		Long: `Write a self-contained HTML report. A result store (store.db, or the folder
-'gridsched run' wrote) gives the sweep figures (metric against parameter, one
-line per policy, 95% CI error bars, the paper's numbers as markers), the claims
-with verdicts and the aggregate table. Simulation folders (from 'gridsched
-simulate --out') give one section: the summary as a table; wait, response and
-bounded-slowdown CDFs (and box plots when several runs are given) with every
-run on shared axes; mean wait by job size class; utilization and queue length
-over time (moving average); the Gantt chart (a window of the first jobs for
-large runs); the workload's sizes, runtimes and inter-arrival times.`,
+		Short: "Write an HTML report (with SVG, PNG or PDF figures) of result stores or simulation folders",
+		Long: `Write a self-contained HTML report and its figures (FOLDER/figures, in the
+formats --format names: svg, png at 300 dpi, pdf with its fonts embedded;
+every figure is sized for one column of a two-column paper, 3.5 in wide).
+
+Result stores (store.db, or the folder 'gridsched run' wrote) give the sweep
+figures (metric against parameter, one line per series, 95% CI error bars, the
+paper's numbers as markers) arranged per seed paper: the verdicts first, then
+the paper's figures in the paper's order; every other figure, the claims and
+the aggregate tables are folded below.
+
+Simulation folders (from 'gridsched simulate --out') give one section: the
+summary as a table; wait, response and bounded-slowdown CDFs (and box plots
+when several runs are given) with every run on shared axes; mean wait by job
+size class; utilization and queue length over time (each run over its own
+span; long series as bucket means with a min-max band); the Gantt chart of a
+window (--gantt-from, --gantt-to, --gantt-jobs) and an overview of the whole
+run; the workload's sizes, runtimes and inter-arrival times. A single run's
+page also has interactive views of its time series and its schedule, zoomed
+and panned with the mouse or the keyboard (a small script in the page).`,
 		Example: `  gridsched report results/my-sweep
-  gridsched report runs/easy runs/conservative --out runs/compare`,
+  gridsched report runs/easy runs/conservative --out runs/compare
+  gridsched report runs/easy --format pdf,png,svg --gantt-from 86400 --gantt-to 172800`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if cmd.Flags().Changed("window") && !(window > 0 && window < math.Inf(1)) {
 				return usagef("--window %v: want a positive number of seconds", window)
+			}
+			fmts, err := report.ParseFormats(formats)
+			if err != nil {
+				return err
 			}
 			if out == "" {
 				out = args[0]
@@ -452,9 +469,13 @@ large runs); the workload's sizes, runtimes and inter-arrival times.`,
 					out = filepath.Dir(out)
 				}
 			}
-			page := report.Page{Title: "gridsched report"}
-			figs := filepath.Join(out, experiment.FiguresDir)
 			var runs []*report.Run
+			var stores []*experiment.Store
+			defer func() {
+				for _, st := range stores {
+					st.Close()
+				}
+			}()
 			for _, a := range args {
 				st, err := os.Stat(a)
 				if err != nil {
@@ -480,40 +501,53 @@ large runs); the workload's sizes, runtimes and inter-arrival times.`,
 				if err != nil {
 					return err
 				}
-				s, err := store.StoredSpec()
-				if err == nil {
-					var rows []experiment.Row
-					if rows, err = store.Rows(); err == nil {
-						rows = s.PairedRows(rows)
-						var sec report.Section
-						sec, err = experiment.Section(s, rows, figs)
-						sec.Notes = append(sec.Notes, experiment.ProvenanceOf(store, s.Name, rows).Note())
-						page.Sections = append(page.Sections, sec)
-					}
-				}
-				store.Close()
+				stores = append(stores, store)
+			}
+			var extra []report.Section
+			if gridModel {
+				grid, err := report.GridModelSection(1)
 				if err != nil {
 					return err
 				}
+				extra = append(extra, grid)
 			}
 			if len(runs) > 0 {
 				// several runs share one section: overlaid CDFs, box plots
-				sec, err := report.RunsSection(runs, figs, window)
+				opt := report.RunOptions{Window: window, Interactive: len(runs) == 1,
+					Gantt: report.GanttOptions{From: ganttFrom, To: ganttTo, MaxJobs: ganttJobs, MaxNodes: ganttNodes, ViewJobs: viewJobs}}
+				sec, err := report.RunsSection(runs, opt)
 				if err != nil {
 					return err
 				}
-				page.Sections = append(page.Sections, sec)
+				extra = append(extra, sec)
 			}
-			path := filepath.Join(out, experiment.ReportFile)
-			if err := page.WriteFile(path); err != nil {
+			var path string
+			if len(stores) > 0 {
+				path, err = experiment.WritePage(stores, out, experiment.ReportOptions{Title: "gridsched report", Formats: fmts, Extra: extra})
+			} else {
+				page := report.Page{Title: "gridsched report", Sections: extra}
+				path = filepath.Join(out, experiment.ReportFile)
+				if err = report.Render(page.Figures(), report.Output{Dir: filepath.Join(out, experiment.FiguresDir), Formats: fmts}); err == nil {
+					err = page.WriteFile(path)
+				}
+			}
+			if err != nil {
 				return err
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "report: %s\n", path)
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&out, "out", "", "output folder (default: next to the first argument)")
-	cmd.Flags().Float64Var(&window, "window", 0, "moving-average window of utilization and queue length, seconds (default 1/50 of the run)")
+	f := cmd.Flags()
+	f.StringVar(&out, "out", "", "output folder (default: next to the first argument)")
+	f.StringVar(&formats, "format", "svg,png", "figure files to write, comma-separated: svg, png (300 dpi), pdf")
+	f.Float64Var(&window, "window", 0, "moving-average window of time series, seconds (default: the mean of each of the figure's time buckets)")
+	f.Float64Var(&ganttFrom, "gantt-from", 0, "Gantt chart: start of the time window, seconds")
+	f.Float64Var(&ganttTo, "gantt-to", 0, "Gantt chart: end of the time window, seconds (default: the end of the run)")
+	f.IntVar(&ganttJobs, "gantt-jobs", report.GanttMaxJobs, "Gantt chart: at most this many jobs (the first to start in the window)")
+	f.IntVar(&ganttNodes, "gantt-nodes", report.GanttMaxNodes, "Gantt chart: at most this many nodes (the first)")
+	f.BoolVar(&gridModel, "grid-model", false, "also draw seed 004's grid workload model (figures 4–8), as reproduce does")
+	f.IntVar(&viewJobs, "view-jobs", report.ViewJobs, "interactive schedule of a single run: at most this many jobs drawn one by one (the first to start in the window)")
 	return cmd
 }
 
@@ -569,7 +603,7 @@ var testSpecHook func(*experiment.Spec)
 
 func newReproduceCmd() *cobra.Command {
 	var quick, quiet, allowCodeChange bool
-	var out, seed string
+	var out, formats, seed string
 	var workers int
 	cmd := &cobra.Command{
 		Use:               "reproduce [NAME...]",
@@ -713,7 +747,7 @@ changed: use another --out, or, after a code change, --allow-code-change.`,
 			file, title := experiment.ReportFile, "gridsched: built-in experiments ("+label+" scale)"
 			var extra []report.Section
 			if len(args) == 0 && seed == "" {
-				grid, err := report.GridModelSection(1, filepath.Join(out, experiment.FiguresDir))
+				grid, err := report.GridModelSection(1)
 				if err != nil {
 					return err
 				}
@@ -726,7 +760,11 @@ changed: use another --out, or, after a code change, --allow-code-change.`,
 				file = "report-" + reportSlug(sel) + ".html"
 				title = "gridsched: " + strings.Join(sel, ", ") + " (" + label + " scale)"
 			}
-			path, err := experiment.WriteReport(title, stores, out, file, extra...)
+			fmts, err := report.ParseFormats(formats)
+			if err != nil {
+				return err
+			}
+			path, err := experiment.WritePage(stores, out, experiment.ReportOptions{Title: title, File: file, Formats: fmts, Extra: extra, Exports: true})
 			if err != nil {
 				return err
 			}
@@ -745,6 +783,7 @@ changed: use another --out, or, after a code change, --allow-code-change.`,
 	f.StringVar(&out, "out", "", "output folder (default results/reproduce-quick or -paper)")
 	f.IntVar(&workers, "workers", 0, "simulations at once (default: all cores)")
 	f.BoolVar(&quiet, "quiet", false, "no progress output")
+	f.StringVar(&formats, "format", "svg,png", "figure files to write, comma-separated: svg, png (300 dpi), pdf")
 	return cmd
 }
 
