@@ -644,6 +644,7 @@ changed: use another --out, or, after a code change, --allow-code-change.`,
 				for _, a := range args {
 					if b == a || strings.HasPrefix(b, a+"-") {
 						names = append(names, b)
+						break // once, however many names select it
 					}
 				}
 			}

@@ -134,7 +134,9 @@ func (r *recorder) Pair(subject, base int, metric string) PairStat {
 }
 
 // BuildAggregates evaluates every claim and reference of s on the runs
-// and returns the aggregates that answer them (and every configuration).
+// and returns the aggregates that answer them (and every configuration);
+// for an experiment of a doc's results table (DocTables), every
+// configuration's statistics of the spec's metrics.
 func BuildAggregates(s *Spec, rows []Row, info AggInfo) *AggFile {
 	rec := &recorder{d: NewRowsData(rows), stats: map[statKey]Stat{}, pairs: map[pairKey]PairStat{}}
 	for i := range s.Claims {
@@ -142,6 +144,13 @@ func BuildAggregates(s *Spec, rows []Row, info AggInfo) *AggFile {
 	}
 	for i := range s.References {
 		refStat(&s.References[i], rec)
+	}
+	if inDocTable(s.Name) {
+		for _, c := range rec.Configs() {
+			for _, m := range s.Metrics {
+				rec.Stat(c.Index, m)
+			}
+		}
 	}
 	info.Runs = len(rows)
 	return &AggFile{AggInfo: info, configs: rec.Configs(), stats: rec.stats, pairs: rec.pairs}

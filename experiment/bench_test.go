@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gridsched/gridsched/internal/testenv"
 )
 
 // BenchmarkSweep1000 runs a sweep of 1,020 short simulations (Lublin, 500
@@ -101,7 +103,7 @@ func BenchmarkSweepScaling(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				c0 := cpuTime()
+				c0 := testenv.CPUTime()
 				b.StartTimer()
 				sum, err := Sweep(s, st, Options{Workers: workers})
 				if err != nil {
@@ -111,7 +113,7 @@ func BenchmarkSweepScaling(b *testing.B) {
 					b.Fatal(err)
 				}
 				b.StopTimer()
-				cpu += cpuTime() - c0
+				cpu += testenv.CPUTime() - c0
 				runs += sum.Ran
 				os.RemoveAll(dir)
 				b.StartTimer()
@@ -163,14 +165,14 @@ func BenchmarkFig89(b *testing.B) {
 			if c == nil {
 				b.Fatalf("no configuration %s", bc.name)
 			}
-			c0 := cpuTime()
+			c0 := testenv.CPUTime()
 			for i := 0; i < b.N; i++ {
 				if _, err := s.Execute(s.NewRun(c, 0), NewCache()); err != nil {
 					b.Fatal(err)
 				}
 			}
 			// CPU time too: wall time means little on a loaded machine.
-			b.ReportMetric((cpuTime()-c0).Seconds()/float64(b.N), "cpu-s/op")
+			b.ReportMetric((testenv.CPUTime()-c0).Seconds()/float64(b.N), "cpu-s/op")
 		})
 	}
 }

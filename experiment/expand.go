@@ -20,6 +20,7 @@ import (
 	"github.com/gridsched/gridsched/internal/yamlx"
 	"github.com/gridsched/gridsched/metrics"
 	"github.com/gridsched/gridsched/model"
+	"github.com/gridsched/gridsched/policy"
 	"github.com/gridsched/gridsched/sim"
 	"github.com/gridsched/gridsched/simulate"
 	"github.com/gridsched/gridsched/swf"
@@ -215,7 +216,12 @@ func (c *Config) Resolve(s *Spec) (*RunConfig, error) {
 		rc.Policy = s.Policies[0]
 	}
 	rc.Workload.Params = maps.Clone(s.Workload.Params)
+	var axes []string // policy.KEY: the classic catalogue's axes, added to the policy
 	for _, p := range c.Params {
+		if k, ok := strings.CutPrefix(p.Key, "policy."); ok {
+			axes = append(axes, k+"="+FormatValue(p.Value))
+			continue
+		}
 		if k, ok := strings.CutPrefix(p.Key, "workload.params."); ok {
 			if rc.Workload.Params == nil {
 				rc.Workload.Params = map[string]any{}
@@ -246,6 +252,13 @@ func (c *Config) Resolve(s *Spec) (*RunConfig, error) {
 		if err := yamlx.DecodeStrict(p.Key+"="+v, yamlx.PathDoc(p.Key, v), rc); err != nil {
 			return nil, err
 		}
+	}
+	if len(axes) > 0 {
+		pol, err := policy.WithKeys(rc.Policy, axes)
+		if err != nil {
+			return nil, err
+		}
+		rc.Policy = pol
 	}
 	if rc.Workload.Model != "" {
 		if _, _, err := rc.modelParams(); err != nil {

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gridsched/gridsched/internal/testenv"
 )
 
 // TestPaperScaleEstimate estimates the CPU time of `gridsched reproduce`
@@ -65,11 +67,11 @@ func TestPaperScaleEstimate(t *testing.T) {
 		var used time.Duration
 		n := 0
 		for _, c := range order {
-			c0 := cpuTime()
+			c0 := testenv.CPUTime()
 			if _, err := s.Execute(s.NewRun(&cfgs[c], 0), cache); err != nil {
 				t.Fatalf("%s: %v", name, err)
 			}
-			took := cpuTime() - c0
+			took := testenv.CPUTime() - c0
 			used += took
 			n++
 			if os.Getenv("GRIDSCHED_ESTIMATE_VERBOSE") != "" {

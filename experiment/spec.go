@@ -20,6 +20,7 @@ import (
 	"github.com/gridsched/gridsched/gen"
 	"github.com/gridsched/gridsched/internal/yamlx"
 	"github.com/gridsched/gridsched/model"
+	"github.com/gridsched/gridsched/policy"
 	"github.com/gridsched/gridsched/system"
 )
 
@@ -456,7 +457,7 @@ func (s *Spec) validate(sc *yamlx.Schema) []error {
 				bad(part.name+"."+k, "an empty list of values")
 			}
 			if !knownParam(k) {
-				bad(part.name+"."+k, "unknown parameter %q (vary policy, overrun, node_select, whole_nodes, workload.*, workload.params.*, platform.*, or a system's %s.*)", k, strings.Join(system.Sections(), ".*, "))
+				bad(part.name+"."+k, "unknown parameter %q (vary policy, policy.* (the classic catalogue's keys: %s), overrun, node_select, whole_nodes, workload.*, workload.params.*, platform.*, or a system's %s.*)", k, strings.Join(policyKeys(), ", "), strings.Join(system.Sections(), ".*, "))
 			}
 		}
 	}
@@ -501,6 +502,14 @@ func (s *Spec) validate(sc *yamlx.Schema) []error {
 		m    map[string][]any
 	}{{"grid", s.Grid}, {"zip", s.Zip}} {
 		for _, k := range sortedKeys(part.m) {
+			if pk, ok := strings.CutPrefix(k, "policy."); ok && policy.IsKey(pk) {
+				for i, v := range part.m[k] {
+					if err := policy.CheckKey(pk, FormatValue(v)); err != nil {
+						bad(fmt.Sprintf("%s.%s[%d]", part.name, k, i), "%v", err)
+					}
+				}
+				continue
+			}
 			if k == "policy" || strings.HasPrefix(k, "workload.params.") || !knownParam(k) {
 				continue
 			}
@@ -855,6 +864,8 @@ func knownParam(k string) bool {
 		return true
 	case isSectionKey(k):
 		return true
+	case strings.HasPrefix(k, "policy."):
+		return policy.IsKey(k[len("policy."):])
 	case strings.HasPrefix(k, "workload.params."):
 		return true
 	case strings.HasPrefix(k, "workload."), strings.HasPrefix(k, "platform."):
@@ -864,6 +875,15 @@ func knownParam(k string) bool {
 			yamlx.DecodeStrict("", yamlx.PathDoc(k, "true"), &r) == nil
 	}
 	return false
+}
+
+// policyKeys are the classic catalogue's keys as sweep parameters.
+func policyKeys() []string {
+	var ks []string
+	for _, k := range policy.Keys {
+		ks = append(ks, "policy."+k[0])
+	}
+	return ks
 }
 
 func sortedKeys[V any](m map[string]V) []string {

@@ -199,9 +199,9 @@ var SeedDocs = map[string]string{
 
 // Regenerate regenerates, under the docs folder docs, the reproduction
 // tables of docs/reproduction/quick and docs/reproduction/paper from
-// their aggregates and the summaries at the top of the seed docs (from
-// the paper-scale table of a seed, else its quick one): every file's
-// path and the content it must have.
+// their aggregates, the summaries at the top of the seed docs (from the
+// paper-scale table of a seed, else its quick one) and the results tables
+// of DocTables: every file's path and the content it must have.
 func Regenerate(docs string) (map[string][]byte, error) {
 	out := map[string][]byte{}
 	tables := map[string]ReproTable{}
@@ -238,6 +238,9 @@ func Regenerate(docs string) (map[string][]byte, error) {
 			return nil, fmt.Errorf("%s: %w", path, err)
 		}
 		out[path] = b
+	}
+	if err := regenerateDocTables(docs, out); err != nil {
+		return nil, err
 	}
 	return out, nil
 }

@@ -37,20 +37,24 @@ type Classic struct {
 	sel     NodeSelector
 	consult engine.Consultation
 
-	wait []*engine.Job // waiting jobs in the queue order of the last pass
+	wait []*engine.Job // waiting jobs in the queue order of the last pass (without idx)
+	idx  *oindex       // waiting jobs of a static order at depth 0 or 1 with backfill none or queue
+	bidx *oindex       // with idx, fcfs order: the same jobs in sjbf or reverse backfill order
+	kt   *ktour        // waiting jobs of a linear dynamic order at depth 1 without backfilling
+	seq  int64         // enqueues so far (idx's tie-break: stable in queue order)
 	prof *Profile      // running jobs [start, start+pred) and reservations; Base = processors up
 	jd   []jobData
-	run  []*engine.Job // running jobs in start order
+	run  []*engine.Job // running jobs in start order (probabilistic only)
 	exp  expHeap
 	pend []*engine.Job // started by a decision, waiting for processors released at this instant
 
 	hist  history
 	prob  *probState
-	trig  bool          // a submission or completion since the last pass
-	early bool          // a job ended before its prediction since the last pass
-	fresh []*engine.Job // arrived since the last pass (depth=all)
-	reset bool          // depth=all: re-plan every reservation
+	trig  bool // a submission or completion since the last pass
+	early bool // a job ended before its prediction since the last pass
+	reset bool // depth=all: re-plan every reservation
 	wake  float64
+	all   allState // depth=all
 
 	// OnShadow, if set, is called with the queue head and its shadow time
 	// each time a new job becomes the blocked head behind which EASY-style
@@ -72,6 +76,7 @@ type jobData struct {
 	ppred   float64 // length of that slot
 	bypass  int32   // maui: times bypassed by a backfilled job
 	arrival int32   // maui: arrival counter
+	seq     int64   // enqueue count when it last joined the queue (ties of the queue order)
 	queued  bool
 	running bool
 }
@@ -88,6 +93,15 @@ func NewClassic(s Spec, sel NodeSelector) *Classic {
 	c.hist.init(s)
 	if s.Backfill == "probabilistic" {
 		c.prob = newProbState(s)
+	}
+	if staticOrder(s.Order) && (s.Depth == 0 || s.Depth == 1) && (s.Backfill == "none" || s.Backfill == "queue") {
+		c.idx = newOindex()
+	}
+	if s.Order == "fcfs" && (s.Depth == 0 || s.Depth == 1) && (s.Backfill == "sjbf" || s.Backfill == "reverse") {
+		c.idx, c.bidx = newOindex(), newOindex()
+	}
+	if !staticOrder(s.Order) && s.Order != "maui" && s.Depth == 1 && s.Backfill == "none" {
+		c.kt = newKtour(c)
 	}
 	return c
 }
@@ -114,19 +128,22 @@ func (c *Classic) Notify(v *engine.View, n engine.Notice) {
 		d.pred = c.initialPred(j, d.est)
 		d.arrival = c.counter
 		c.counter++
-		c.enqueue(j)
+		c.enqueue(j, v.Now())
 		c.trig = true
 		c.hist.submitted(c, j)
 	case engine.NoticeRequeued:
 		c.stopped(j)
 		d := c.d(j)
 		d.pred = c.initialPred(j, d.est)
-		c.enqueue(j)
+		c.enqueue(j, v.Now())
 		c.trig, c.reset = true, true
 	case engine.NoticeEnded:
 		d := c.d(j)
 		if d.running && v.Now() < d.pstart+d.ppred {
 			c.early = true
+			if c.s.Depth == DepthAll && c.s.Compress {
+				c.all.rises.log(v.Now(), d.pstart+d.ppred, -1)
+			}
 		}
 		c.hist.ended(c, j, j.End-j.Start)
 		c.stopped(j)
@@ -145,11 +162,25 @@ func (c *Classic) Notify(v *engine.View, n engine.Notice) {
 	}
 }
 
-func (c *Classic) enqueue(j *engine.Job) {
+func (c *Classic) enqueue(j *engine.Job, now float64) {
 	d := c.d(j)
 	d.queued = true
+	c.hist.enqueued(c, j)
+	d.seq = c.seq
+	c.seq++
+	if c.idx != nil {
+		c.idx.insert(j, c.orderKey(j, 0), d.seq, c.testPred(j))
+		if c.bidx != nil {
+			c.bidx.insert(j, c.backfillKey(j), int64(j.Index), c.testPred(j))
+		}
+		return
+	}
+	if c.kt != nil {
+		c.kt.insert(j, now, d.seq, dynSlope(c.s.Order, j, d.est))
+		return
+	}
 	if c.s.Depth == DepthAll {
-		c.fresh = append(c.fresh, j)
+		c.all.fresh = append(c.all.fresh, j)
 	}
 	if c.s.Order == "fcfs" {
 		c.wait = queue(c.wait).insert(j)
@@ -158,14 +189,37 @@ func (c *Classic) enqueue(j *engine.Job) {
 	c.wait = append(c.wait, j)
 }
 
+// predChanged is told that a waiting job's prediction changed.
+func (c *Classic) predChanged(j *engine.Job) {
+	if c.idx != nil {
+		c.idx.setPred(j, c.testPred(j))
+	}
+	if c.bidx != nil {
+		c.bidx.rekey(j, c.backfillKey(j), c.testPred(j))
+	}
+}
+
+// backfillKey is a waiting job's place in the sjbf or reverse backfill
+// order (ties in arrival order, the fcfs queue's: the stable sort of
+// candidates).
+func (c *Classic) backfillKey(j *engine.Job) float64 {
+	if c.s.Backfill == "reverse" {
+		return -j.Submit
+	}
+	return c.testPred(j)
+}
+
 // stopped removes a job that left its processors from the profile.
 func (c *Classic) stopped(j *engine.Job) {
 	d := c.d(j)
 	if d.running {
 		c.unslot(j)
 		d.running = false
-		if i := slices.Index(c.run, j); i >= 0 {
-			c.run = slices.Delete(c.run, i, i+1)
+		if c.prob != nil {
+			if i := slices.Index(c.run, j); i >= 0 {
+				c.run = slices.Delete(c.run, i, i+1)
+				c.prob.removed(i)
+			}
 		}
 	}
 	if i := slices.Index(c.pend, j); i >= 0 {
@@ -185,6 +239,9 @@ func (c *Classic) unslot(j *engine.Job) {
 	if !math.IsNaN(d.pstart) {
 		c.prof.Unreserve(d.pstart, d.pstart+d.ppred, j.Procs)
 		d.pstart = math.NaN()
+		if c.s.Depth == DepthAll {
+			c.all.due.del(j)
+		}
 	}
 }
 
@@ -220,8 +277,19 @@ func (c *Classic) launch(v *engine.View, p *engine.Plan, j *engine.Job, pred flo
 	c.unslot(j)
 	d.pred = pred
 	c.slot(j, now, pred)
+	if c.idx != nil {
+		c.idx.remove(j)
+	}
+	if c.bidx != nil {
+		c.bidx.remove(j)
+	}
+	if c.kt != nil {
+		c.kt.remove(j, now)
+	}
 	d.queued, d.running = false, true
-	c.run = append(c.run, j)
+	if c.prob != nil {
+		c.run = append(c.run, j)
+	}
 	c.exp.push(now+pred, j)
 	return true
 }
@@ -271,6 +339,11 @@ func (c *Classic) raise(j *engine.Job) {
 	d.pred = j.Est
 	c.slot(j, start, j.Est)
 	c.exp.push(start+j.Est, j)
+	if c.s.Depth == DepthAll {
+		// The longer slot may overlap reservations: re-plan them all
+		// (compression only ever moves a reservation earlier).
+		c.reset = true
+	}
 }
 
 func (c *Classic) Schedule(v *engine.View, p *engine.Plan) {
@@ -287,12 +360,16 @@ func (c *Classic) Schedule(v *engine.View, p *engine.Plan) {
 	if !c.trig {
 		return
 	}
+	if c.idx != nil || c.kt != nil {
+		c.trig, c.early = false, false
+		c.scheduleIndexed(v, p)
+		return
+	}
 	c.trig, c.early = false, false
 	c.compact()
 	if len(c.wait) == 0 {
 		return
 	}
-	c.hist.predictWaiting(c)
 	c.sortQueue(now)
 	switch {
 	case c.s.Depth == 0:
@@ -336,14 +413,7 @@ func (c *Classic) live() []*engine.Job {
 func (c *Classic) headLoop(v *engine.View, p *engine.Plan) {
 	now := v.Now()
 	for _, j := range c.wait {
-		if c.free(now) < j.Procs {
-			return
-		}
-		pred := c.d(j).pred
-		if c.s.Estimate == "head-double" {
-			pred = c.s.Factor * c.d(j).est
-		}
-		if !c.launch(v, p, j, pred) {
+		if c.free(now) < j.Procs || !c.launch(v, p, j, c.headPred(j)) {
 			return
 		}
 	}

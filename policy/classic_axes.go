@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"cmp"
 	"math"
 	"slices"
 
@@ -35,61 +36,16 @@ func exactRun(j *engine.Job, est float64) float64 {
 	return max(r, 1)
 }
 
-// sortQueue puts the waiting list in the spec's queue order: a stable
-// sort of the previous pass's order, as pyss's Maui sorts its list in
-// place (for a static key, ties stay in arrival order).
+// sortQueue puts the waiting list in the spec's queue order: by key, ties
+// in enqueue order (arrival order; a requeued job counts from its
+// requeue). pyss's Maui sorts its list in place, so its ties keep the
+// previous pass's order; that is enqueue order whenever two jobs tie at
+// every pass, as with its default weights (ties only for jobs submitted
+// together), and differs only for weights under which two jobs' order
+// flips and later ties exactly.
 func (c *Classic) sortQueue(now float64) {
 	if c.s.Order == "fcfs" || len(c.wait) < 2 {
 		return
-	}
-	key := func(j *engine.Job) float64 {
-		d := c.d(j)
-		est := d.est
-		wait := now - j.Submit
-		n := float64(j.Procs)
-		lg := func(x float64) float64 {
-			if x <= 0 {
-				x = 0.1
-			}
-			return math.Log10(x)
-		}
-		switch c.s.Order {
-		case "lcfs":
-			return -float64(j.Index)
-		case "sjf":
-			return est
-		case "ljf":
-			return -est
-		case "smallest":
-			return n
-		case "largest":
-			return -n
-		case "area":
-			return n * est
-		case "wfp3":
-			r := wait / est
-			return -r * r * r * n
-		case "unicep":
-			return -wait / (math.Log2(max(n, 2)) * est)
-		case "f1":
-			return lg(est)*n + 870*lg(j.Submit)
-		case "f2":
-			return math.Sqrt(est)*n + 25600*lg(j.Submit)
-		case "f3":
-			return est*n + 6860000*lg(j.Submit)
-		case "f4":
-			return est*math.Sqrt(n) + 530000*lg(j.Submit)
-		case "slowdown":
-			return -(wait + est) / est
-		case "maui":
-			return -(c.s.WWait*wait + c.s.WSld*(wait+est)/est + c.s.WBypass*float64(d.bypass) + c.s.WSize*n)
-		case "edf":
-			if math.IsNaN(j.Deadline) {
-				return math.Inf(1)
-			}
-			return j.Deadline
-		}
-		return 0
 	}
 	type kj struct {
 		k float64
@@ -97,12 +53,96 @@ func (c *Classic) sortQueue(now float64) {
 	}
 	ks := make([]kj, len(c.wait))
 	for i, j := range c.wait {
-		ks[i] = kj{key(j), j}
+		ks[i] = kj{c.orderKey(j, now), j}
 	}
-	slices.SortStableFunc(ks, func(a, b kj) int { return cmpF(a.k, b.k) })
+	slices.SortFunc(ks, func(a, b kj) int {
+		if r := cmpF(a.k, b.k); r != 0 {
+			return r
+		}
+		return cmp.Compare(c.d(a.j).seq, c.d(b.j).seq)
+	})
 	for i := range ks {
 		c.wait[i] = ks[i].j
 	}
+}
+
+// orderKey is j's queue-order key at now (smallest first).
+func (c *Classic) orderKey(j *engine.Job, now float64) float64 {
+	d := c.d(j)
+	est := d.est
+	wait := now - j.Submit
+	n := float64(j.Procs)
+	lg := func(x float64) float64 {
+		if x <= 0 {
+			x = 0.1
+		}
+		return math.Log10(x)
+	}
+	switch c.s.Order {
+	case "fcfs":
+		return float64(j.Index)
+	case "lcfs":
+		return -float64(j.Index)
+	case "sjf":
+		return est
+	case "ljf":
+		return -est
+	case "smallest":
+		return n
+	case "largest":
+		return -n
+	case "area":
+		return n * est
+	case "wfp3", "unicep", "slowdown":
+		return -wait * dynSlope(c.s.Order, j, est)
+	case "f1":
+		return lg(est)*n + 870*lg(j.Submit)
+	case "f2":
+		return math.Sqrt(est)*n + 25600*lg(j.Submit)
+	case "f3":
+		return est*n + 6860000*lg(j.Submit)
+	case "f4":
+		return est*math.Sqrt(n) + 530000*lg(j.Submit)
+	case "maui":
+		return -(c.s.WWait*wait + c.s.WSld*(wait+est)/est + c.s.WBypass*float64(d.bypass) + c.s.WSize*n)
+	case "edf":
+		if math.IsNaN(j.Deadline) {
+			return math.Inf(1)
+		}
+		return j.Deadline
+	}
+	return 0
+}
+
+// dynSlope is the growth rate of a linear dynamic priority, largest
+// first: wait × dynSlope. WFP3's (wait/est)³ × procs orders jobs as its
+// cube root wait × procs^(1/3) / est does, UNICEP is wait / (log2(procs)
+// × est) and the expected slowdown (wait + est) / est = 1 + wait / est
+// orders them as wait / est. Written as wait × slope, with the slope
+// fixed per job, a key is one rounding of a linear function of time and
+// two jobs' order changes at most once while they wait, which is what lets
+// the kinetic tournament (ktour) find the head without sorting.
+func dynSlope(order string, j *engine.Job, est float64) float64 {
+	n := float64(j.Procs)
+	if !(est > 0) {
+		est = 1 // a zero estimate counts as one second
+	}
+	switch order {
+	case "wfp3":
+		return math.Cbrt(n) / est
+	case "unicep":
+		return 1 / (math.Log2(max(n, 2)) * est)
+	}
+	return 1 / est
+}
+
+// staticOrder: the order key never changes while a job waits.
+func staticOrder(o string) bool {
+	switch o {
+	case "wfp3", "unicep", "slowdown", "maui":
+		return false
+	}
+	return true
 }
 
 // history keeps the run times the history predictors need, per user or
@@ -112,6 +152,7 @@ type history struct {
 	common bool
 	window int
 	users  map[int]*userHist
+	wait   map[int][]*engine.Job // per user (or 0 with common): jobs queued since its last re-prediction
 }
 
 type userHist struct {
@@ -134,6 +175,7 @@ func (h *history) init(s Spec) {
 		h.window = 5
 	}
 	h.users = map[int]*userHist{}
+	h.wait = map[int][]*engine.Job{}
 }
 
 func (h *history) key(j *engine.Job) int {
@@ -174,6 +216,7 @@ func (h *history) ended(c *Classic, j *engine.Job, run float64) {
 	case "walltime-pct":
 		u.push(run/est, h.window)
 	}
+	h.repredict(c, h.key(j), u)
 }
 
 func (u *userHist) push(x float64, w int) {
@@ -184,118 +227,81 @@ func (u *userHist) push(x float64, w int) {
 	u.ring = append(u.ring, x)
 }
 
-// predictWaiting sets every waiting job's prediction from its user's
-// history, at the start of every pass (EASY++: a waiting job's
-// prediction follows the history until it starts).
-func (h *history) predictWaiting(c *Classic) {
+// predict sets a waiting job's prediction from its user's history (or
+// the system's, with common): EASY++'s prediction follows the history
+// until the job starts. Predictions are whole seconds, rounded down, as
+// pyss's are (a plan then never puts a start between two seconds). A job whose user has too little history keeps the
+// prediction it had (its initial one).
+func (h *history) predict(c *Classic, j *engine.Job, u *userHist) {
+	d := c.d(j)
+	est := d.est
+	switch h.kind {
+	case "epp":
+		if u.n >= 2 {
+			d.pred = min(est, math.Floor((u.last+u.prev)/2))
+		}
+	case "alpha":
+		if u.n >= 1 {
+			d.pred = max(1, math.Floor(u.sumRatio/float64(u.n)*est))
+		}
+	case "last":
+		if u.n >= 1 {
+			d.pred = max(1, min(est, u.last))
+		}
+	case "average":
+		if len(u.ring) > 0 {
+			d.pred = max(1, min(est, math.Floor(u.mean())))
+		}
+	case "walltime-pct":
+		if len(u.ring) > 0 {
+			d.pred = max(1, min(est, math.Floor(u.mean()*est)))
+		}
+	}
+}
+
+func (u *userHist) mean() float64 {
+	s := 0.0
+	for _, x := range u.ring {
+		s += x
+	}
+	return s / float64(len(u.ring))
+}
+
+// enqueued predicts a job joining the queue and files it under its user,
+// so that a change of that user's history re-predicts only that user's
+// waiting jobs (in O(their number)), not the whole queue at every pass.
+// At depth=all a job is reserved with its prediction at arrival, which
+// its reservation keeps (compression moves it, never resizes it).
+func (h *history) enqueued(c *Classic, j *engine.Job) {
 	if h.kind == "" {
 		return
 	}
-	for _, j := range c.wait {
-		u := h.users[h.key(j)]
-		d := c.d(j)
-		if u == nil {
-			continue
-		}
-		est := d.est
-		switch h.kind {
-		case "epp":
-			if u.n >= 2 {
-				d.pred = min(est, math.Floor((u.last+u.prev)/2))
-			}
-		case "alpha":
-			if u.n >= 1 {
-				d.pred = max(1, math.Floor(u.sumRatio/float64(u.n)*est))
-			}
-		case "last":
-			if u.n >= 1 {
-				d.pred = max(1, min(est, u.last))
-			}
-		case "average":
-			if len(u.ring) > 0 {
-				s := 0.0
-				for _, x := range u.ring {
-					s += x
-				}
-				d.pred = max(1, min(est, s/float64(len(u.ring))))
-			}
-		case "walltime-pct":
-			if len(u.ring) > 0 {
-				s := 0.0
-				for _, x := range u.ring {
-					s += x
-				}
-				d.pred = max(1, min(est, s/float64(len(u.ring))*est))
-			}
-		}
+	k := h.key(j)
+	if u := h.users[k]; u != nil {
+		h.predict(c, j, u)
+	}
+	if c.s.Depth != DepthAll {
+		h.wait[k] = append(h.wait[k], j)
 	}
 }
 
-// scheduleAll is depth=all, conservative backfilling as pyss plans it:
-// a job is reserved at its earliest slot when it arrives and starts when
-// its reservation comes; with compress=yes, after a job ends before its
-// prediction every later reservation, in arrival order, moves to its
-// earliest slot (never later).
-func (c *Classic) scheduleAll(v *engine.View, p *engine.Plan) {
-	now := v.Now()
-	if c.reset {
-		c.reset = false
-		c.compact()
-		for _, j := range c.wait {
-			c.unslot(j)
-		}
-		c.fresh = append(c.fresh[:0], c.wait...)
-		c.early = false
-	}
-	if c.early && c.s.Compress {
-		for _, j := range c.wait {
-			d := c.d(j)
-			if !d.queued || j.State != engine.Queued || d.pstart <= now || c.isFresh(j) {
-				continue
-			}
-			c.unslot(j)
-			if t := c.prof.EarliestFit(now, d.pred, j.Procs); !math.IsInf(t, 1) {
-				c.slot(j, t, d.pred)
-			}
-		}
-	}
-	c.early, c.trig = false, false
-	for _, j := range c.fresh {
-		d := c.d(j)
-		if d.queued && j.State == engine.Queued && math.IsNaN(d.pstart) {
-			if t := c.prof.EarliestFit(now, d.pred, j.Procs); !math.IsInf(t, 1) {
-				c.slot(j, t, d.pred)
-			}
-		}
-	}
-	clear(c.fresh)
-	c.fresh = c.fresh[:0]
-	next := math.Inf(1)
-	failed := false
-	for _, j := range c.wait {
-		d := c.d(j)
-		if !d.queued || j.State != engine.Queued {
+// repredict re-predicts the waiting jobs of user key (dropping the ones
+// that left the queue from its list).
+func (h *history) repredict(c *Classic, key int, u *userHist) {
+	ws := h.wait[key]
+	n := 0
+	for _, j := range ws {
+		if !c.d(j).queued || j.State != engine.Queued {
 			continue
 		}
-		if d.pstart <= now {
-			if !c.launch(v, p, j, d.pred) {
-				failed = true
-			}
-			continue
-		}
-		next = min(next, d.pstart)
+		ws[n] = j
+		n++
+		h.predict(c, j, u)
+		c.predChanged(j)
 	}
-	c.compact()
-	if failed {
-		c.reset = true // the schedule no longer matches the platform
-	}
-	if !math.IsInf(next, 1) && next > now && (math.IsNaN(c.wake) || c.wake <= now || next < c.wake) {
-		c.wake = next
-		p.Timer(next, 0)
-	}
+	clear(ws[n:])
+	h.wait[key] = ws[:n]
 }
-
-func (c *Classic) isFresh(j *engine.Job) bool { return math.IsNaN(c.d(j).pstart) }
 
 // greedyKeys are pyss's five candidate orders, tried in this order; the
 // first with the most jobs started wins.
@@ -366,8 +372,9 @@ func (c *Classic) greedy(v *engine.View, p *engine.Plan, head *engine.Job, tail 
 
 // lookahead: of the waiting jobs (the first window of them, or all), the
 // set that can start now around the head's reservation with the largest
-// total processors × prediction, by pyss's dynamic programme over
-// (job, free processors); ties favour taking the later job.
+// total processors × prediction (score=procs: processors), by pyss's
+// dynamic programme over (job, free processors); ties favour taking the
+// later job.
 func (c *Classic) lookahead(v *engine.View, p *engine.Plan, head *engine.Job, tail []*engine.Job) {
 	now := v.Now()
 	F := c.free(now)
@@ -409,6 +416,9 @@ func (c *Classic) lookahead(v *engine.View, p *engine.Plan, head *engine.Job, ta
 		pred := c.testPred(j)
 		isLong := now+pred > shadow
 		u := float64(j.Procs) * pred
+		if c.s.Score == "procs" {
+			u = float64(j.Procs)
+		}
 		for k := F; k >= j.Procs; k-- {
 			pl := long[k-j.Procs]
 			if isLong && j.Procs > extra0-int(pl) {

@@ -18,11 +18,61 @@ type probState struct {
 	users     map[int]*pdist
 	maxUp     float64 // largest up(request) of the jobs submitted so far
 
-	// per pass caches
-	row   map[float64][]float64
-	qs    map[float64][]float64
-	stamp int
-	now   float64
+	// The bottleneck rows, one per bin t = 2^i: pyss's recurrence over
+	// the running jobs in start order (one step per job), up to k
+	// processors. A job's step depends only on its processors, t and its
+	// Q(t), and Q only on its user's histogram and its elapsed-time bin
+	// down(now − start): sig. A row keeps the steps it applied (n) and a
+	// copy of itself every cp steps; each pass finds the first running
+	// job whose step changed (an end removes one, a histogram or an
+	// elapsed-time bin changes) and a row is recomputed, when next read,
+	// from the last copy before it: a job started late in the start order
+	// costs a few steps, not the whole recurrence. Every row value is the
+	// same arithmetic, in the same order, as computing it afresh.
+	bins  []probBin
+	sig   []probSig // per running job (start order): what its steps were computed with
+	cut   int       // first running job whose steps changed since the last pass
+	k     int
+	cp    int // steps between two stored copies of a row
+	avail int
+
+	// A refused candidate is refused again while nothing its chance
+	// depends on changed: the rows (ver counts the changes of the running
+	// jobs' steps), the head, the candidate's own histogram and P.
+	ver    uint64
+	gone   bool       // a running job ended since the last pass
+	refuse []probMemo // per job index
+}
+
+type probMemo struct {
+	ver  uint64 // ver+1 when refused (0: none)
+	head *engine.Job
+	dv   int
+	P    int
+}
+
+// probCPFloats bounds the stored copies of one row (values): the steps
+// between two copies (cp) are the fewest that keep (P/cp + 1) copies of
+// k+1 values under it.
+const probCPFloats = 1 << 16
+
+type probBin struct {
+	row   []float64   // after n steps (unless stale)
+	n     int         // steps still valid
+	stale bool        // row holds steps beyond n
+	cps   [][]float64 // cps[m]: the row after m·cp steps (valid for m <= n/cp)
+}
+
+// cut keeps the first n steps of the row valid.
+func (b *probBin) cut(n int) {
+	if n < b.n {
+		b.n, b.stale = n, true
+	}
+}
+
+type probSig struct {
+	rd  float64
+	ver int
 }
 
 // pdist is one histogram: bins[i] counts runs in the bin of key 2^i;
@@ -31,6 +81,7 @@ type pdist struct {
 	bins []float64
 	n    float64 // sum of the counts
 	hist []int   // bin index of the last window runs, oldest first
+	ver  int     // changes
 }
 
 func newProbState(s Spec) *probState {
@@ -38,7 +89,7 @@ func newProbState(s Spec) *probState {
 	if w == 0 {
 		w = 150
 	}
-	return &probState{threshold: s.Threshold, window: w, common: s.Common, users: map[int]*pdist{}}
+	return &probState{threshold: s.Threshold, window: w, common: s.Common, users: map[int]*pdist{}, cp: 1}
 }
 
 // up is the smallest power of two >= x (1 for x <= 1).
@@ -84,12 +135,18 @@ func (p *probState) dist(j *engine.Job) *pdist {
 }
 
 // touch creates the bins from the largest present up to key r (a power
-// of two), each with a pseudo-count of 1.
-func (d *pdist) touch(r float64) {
+// of two), each with a pseudo-count of 1, and reports whether it did.
+func (d *pdist) touch(r float64) bool {
+	grew := false
 	for i := log2i(r); len(d.bins) <= i; {
 		d.bins = append(d.bins, 1)
 		d.n++
+		grew = true
 	}
+	if grew {
+		d.ver++
+	}
+	return grew
 }
 
 func (p *probState) submitted(c *Classic, j *engine.Job) {
@@ -99,7 +156,6 @@ func (p *probState) submitted(c *Classic, j *engine.Job) {
 	for _, w := range c.run {
 		p.dist(w).touch(r)
 	}
-	p.stamp++
 }
 
 func (p *probState) ended(j *engine.Job, run float64) {
@@ -109,13 +165,13 @@ func (p *probState) ended(j *engine.Job, run float64) {
 	i := log2i(k)
 	d.bins[i]++
 	d.n++
+	d.ver++
 	d.hist = append(d.hist, i)
 	if len(d.hist) > p.window {
 		d.bins[d.hist[0]]--
 		d.n--
 		d.hist = d.hist[1:]
 	}
-	p.stamp++
 }
 
 // probabilistic is the backfill step: no reservation for the head;
@@ -123,27 +179,135 @@ func (p *probState) ended(j *engine.Job, run float64) {
 func (c *Classic) probabilistic(v *engine.View, p *engine.Plan, head *engine.Job, tail []*engine.Job) {
 	now := v.Now()
 	ps := c.prob
-	ps.now = now
-	ps.row, ps.qs = map[float64][]float64{}, map[float64][]float64{}
 	P := v.AvailPEs()
+	ps.validate(c, now, P)
+	// A candidate reads each row up to head + its processors, at most
+	// head + the processors free now. Rows reaching further serve as well
+	// (a row's first k+1 values do not depend on how far it goes), but
+	// each step costs its length: rows much longer than this pass needs
+	// are recomputed shorter.
+	if k := min(P, head.Procs+c.free(now)); k > ps.k {
+		ps.setK(min(P, max(k, 2*ps.k)))
+	} else if 8*k < ps.k {
+		ps.setK(2 * k)
+	}
 	for _, j := range tail {
 		if c.free(now) < j.Procs {
 			continue
 		}
-		if ps.predict(c, now, P, head, j) <= ps.threshold {
-			if c.launch(v, p, j, c.d(j).pred) {
-				ps.row, ps.qs = map[float64][]float64{}, map[float64][]float64{} // the running set changed
-			}
+		if ps.fits(c, now, P, head, j) && c.launch(v, p, j, c.d(j).pred) {
+			ps.appended(c, now, j)
 		}
 	}
 }
 
-// predict is the chance that running j now delays head: Σ over t = 1, 2,
-// 4, ... < 2·request of P(j ends in bin t) × the largest bottleneck
-// B(t') for t' <= t.
-func (ps *probState) predict(c *Classic, now float64, P int, head, j *engine.Job) float64 {
-	est := c.d(j).est
+// validate finds the first running job whose steps changed since the
+// last pass and cuts every row back to it.
+func (ps *probState) validate(c *Classic, now float64, P int) {
+	cut := ps.cut
+	if P != ps.avail {
+		ps.avail, cut = P, 0
+	}
+	for n := 0; n < min(cut, len(c.run)); n++ {
+		if ps.sig[n] != ps.sigOf(c, now, c.run[n]) {
+			cut = n
+		}
+	}
+	for n := cut; n < len(c.run); n++ {
+		if n < len(ps.sig) {
+			ps.sig[n] = ps.sigOf(c, now, c.run[n])
+		} else {
+			ps.sig = append(ps.sig, ps.sigOf(c, now, c.run[n]))
+		}
+	}
+	ps.sig = ps.sig[:len(c.run)]
+	if cut < len(c.run) || ps.gone {
+		ps.ver++
+		ps.gone = false
+	}
+	for i := range ps.bins {
+		ps.bins[i].cut(cut)
+	}
+	ps.cut = len(c.run)
+}
+
+func (ps *probState) sigOf(c *Classic, now float64, w *engine.Job) probSig {
+	return probSig{rd: down(now - c.d(w).pstart), ver: ps.dist(w).ver}
+}
+
+// removed is told that the running job at start-order position i ended.
+func (ps *probState) removed(i int) {
+	ps.cut = min(ps.cut, i)
+	ps.gone = true
+	if i < len(ps.sig) {
+		ps.sig = append(ps.sig[:i], ps.sig[i+1:]...)
+	}
+}
+
+// setK makes every row reach k processors (recomputed when next read).
+func (ps *probState) setK(k int) {
+	ps.k = k
+	ps.cp = max(1, (ps.avail+1)*(k+1)/probCPFloats)
+	for i := range ps.bins {
+		ps.bins[i].cut(0)
+	}
+}
+
+// appended extends every current row by the job just started (last in
+// start order).
+func (ps *probState) appended(c *Classic, now float64, j *engine.Job) {
+	n := len(c.run) - 1
+	ps.ver++
+	ps.sig = append(ps.sig[:n], ps.sigOf(c, now, j))
+	ps.cut = len(c.run)
+	for i := range ps.bins {
+		b := &ps.bins[i]
+		if b.n == n && !b.stale && len(b.row) == ps.k+1 {
+			b.apply(c, ps, now, n, math.Ldexp(1, i))
+		}
+	}
+}
+
+// apply adds running job n's step to the row (which has n steps).
+func (b *probBin) apply(c *Classic, ps *probState, now float64, n int, t float64) {
+	w := c.run[n]
+	step(b.row, w.Procs, ps.q(c, now, w, t), n == 0)
+	b.n = n + 1
+	if b.n%ps.cp == 0 {
+		m := b.n / ps.cp
+		for len(b.cps) <= m {
+			b.cps = append(b.cps, nil)
+		}
+		b.cps[m] = append(b.cps[m][:0], b.row...)
+	}
+}
+
+// fits reports whether the chance that running j now delays head is at
+// most the threshold. That chance is Σ over t = 1, 2, 4, ... < 2·request
+// of P(j ends in bin t) × the largest bottleneck B(t') for t' <= t; its
+// terms are never negative, so the sum is refused as soon as it exceeds
+// the threshold, and accepted as soon as the mass of the bins left (each
+// B at most 1) cannot carry it there (with a margin far above rounding):
+// bins whose rows the answer does not need are never computed.
+func (ps *probState) fits(c *Classic, now float64, P int, head, j *engine.Job) bool {
 	d := ps.dist(j)
+	if int(j.Index) >= len(ps.refuse) {
+		ps.refuse = growTo(ps.refuse, int(j.Index)+1, probMemo{})
+	}
+	m := &ps.refuse[j.Index]
+	if m.ver == ps.ver+1 && m.head == head && m.dv == d.ver && m.P == P && !probNoMemo {
+		return false
+	}
+	if ps.chance(c, now, P, head, j, d) {
+		return true
+	}
+	*m = probMemo{ver: ps.ver + 1, head: head, dv: d.ver, P: P}
+	return false
+}
+
+// chance is fits computed.
+func (ps *probState) chance(c *Classic, now float64, P int, head, j *engine.Job, d *pdist) bool {
+	est := c.d(j).est
 	norm := 0.0
 	for i, b := range d.bins {
 		if math.Ldexp(1, i) < 2*est {
@@ -151,31 +315,35 @@ func (ps *probState) predict(c *Classic, now float64, P int, head, j *engine.Job
 		}
 	}
 	norm += 0.1
+	left := 0.0 // probability mass of the bins not yet added
+	for i := 0; math.Ldexp(1, i) < 2*est && i < len(d.bins); i++ {
+		left += d.bins[i] / norm
+	}
 	pred, maxB := 0.0, 0.0
 	for i := 0; math.Ldexp(1, i) < 2*est; i++ {
-		t := math.Ldexp(1, i)
-		b := ps.bottleneck(c, now, P, head, j, t)
-		maxB = max(maxB, b)
 		var pt float64
 		if i < len(d.bins) {
 			pt = d.bins[i] / norm
 		}
+		if pred+left*(1+1e-9)+1e-12 <= ps.threshold {
+			return true
+		}
+		left -= pt
+		maxB = max(maxB, ps.bottleneck(c, now, P, head, j, i))
 		pred += pt * maxB
+		if pred > ps.threshold {
+			return false
+		}
 	}
-	return pred
+	return pred <= ps.threshold
 }
 
-// bottleneck is pyss's B(t): from M[n][c], computed over the running jobs
-// in start order (as pyss writes it: the recurrence reads the same row at
-// c − procs).
-func (ps *probState) bottleneck(c *Classic, now float64, P int, head, j *engine.Job, t float64) float64 {
+// bottleneck is pyss's B(t) for t = 2^i: from M[n][c], computed over the
+// running jobs in start order (as pyss writes it: the recurrence reads
+// the same row at c − procs).
+func (ps *probState) bottleneck(c *Classic, now float64, P int, head, j *engine.Job, i int) float64 {
 	C := head.Procs + j.Procs
-	K := min(P, C)
-	row := ps.row[t]
-	if len(row) < K+1 {
-		row = ps.computeRow(c, now, t, K)
-		ps.row[t] = row
-	}
+	row := ps.row(c, now, i)
 	var b float64
 	if C <= P {
 		b = row[head.Procs] - row[C]
@@ -185,31 +353,75 @@ func (ps *probState) bottleneck(c *Classic, now float64, P int, head, j *engine.
 	return max(b, 0)
 }
 
-func (ps *probState) computeRow(c *Classic, now, t float64, K int) []float64 {
-	row := make([]float64, K+1)
-	qs := ps.qs[t]
-	if qs == nil {
-		qs = make([]float64, len(c.run))
-		for n, w := range c.run {
-			qs[n] = ps.q(c, now, w, t)
-		}
-		ps.qs[t] = qs
+// row returns the bottleneck row of bin i, bringing it up to date from
+// its last stored copy at or before its valid steps.
+func (ps *probState) row(c *Classic, now float64, i int) []float64 {
+	for len(ps.bins) <= i {
+		ps.bins = append(ps.bins, probBin{})
 	}
+	b := &ps.bins[i]
+	if b.n == len(c.run) && !b.stale && len(b.row) == ps.k+1 {
+		if probVerify != nil {
+			probVerify(b.row, ps.fresh(c, now, i))
+		}
+		return b.row
+	}
+	t := math.Ldexp(1, i)
+	m := min(b.n/ps.cp, len(b.cps)-1)
+	if len(b.row) != ps.k+1 || m < 0 {
+		m = 0
+		b.cps = b.cps[:0]
+	}
+	if m == 0 {
+		b.row = growTo(b.row[:0], ps.k+1, 0)
+		clear(b.row)
+		if len(b.cps) == 0 {
+			b.cps = append(b.cps, nil)
+		}
+		b.cps[0] = append(b.cps[0][:0], b.row...)
+	} else {
+		b.row = append(b.row[:0], b.cps[m]...)
+	}
+	b.cps = b.cps[:m+1]
+	for n := m * ps.cp; n < len(c.run); n++ {
+		b.apply(c, ps, now, n, t)
+	}
+	b.n, b.stale = len(c.run), false
+	if probVerify != nil {
+		probVerify(b.row, ps.fresh(c, now, i))
+	}
+	return b.row
+}
+
+// probNoMemo (tests) turns the memo of refused candidates off.
+var probNoMemo bool
+
+// probVerify, if set (tests), is given every row read with the row
+// computed afresh.
+var probVerify func(row, fresh []float64)
+
+// fresh computes bin i's row from scratch.
+func (ps *probState) fresh(c *Classic, now float64, i int) []float64 {
+	row := make([]float64, ps.k+1)
 	for n, w := range c.run {
-		r := w.Procs
-		q := qs[n]
-		if n == 0 {
-			row[0] = 1
-		}
-		for cc := 1; cc <= K; cc++ {
-			if cc < r {
-				row[cc] += (1 - row[cc]) * q
-			} else {
-				row[cc] += (row[cc-r] - row[cc]) * q
-			}
-		}
+		step(row, w.Procs, ps.q(c, now, w, math.Ldexp(1, i)), n == 0)
 	}
 	return row
+}
+
+// step applies one running job (r processors, Q = q) to a row, in place
+// and in increasing c as pyss does; the first job also sets M[0] = 1.
+func step(row []float64, r int, q float64, first bool) {
+	if first {
+		row[0] = 1
+	}
+	for cc := 1; cc < len(row); cc++ {
+		if cc < r {
+			row[cc] += (1 - row[cc]) * q
+		} else {
+			row[cc] += (row[cc-r] - row[cc]) * q
+		}
+	}
 }
 
 // q is Q_W(t): the chance that running job w ends within t from now,

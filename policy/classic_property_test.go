@@ -35,6 +35,9 @@ func genSpec(t *rapid.T) policy.Spec {
 	case "greedy", "lookahead", "probabilistic", "none":
 		s.Depth = 1
 	}
+	if s.Backfill == "lookahead" {
+		s.Score = rapid.SampledFrom([]string{"area", "procs"}).Draw(t, "score")
+	}
 	if s.Depth == policy.DepthAll {
 		s.Order, s.Backfill = "fcfs", "queue"
 	}
@@ -56,13 +59,21 @@ func classicInvariants(t *rapid.T, p *model.Platform, jobs []model.Job, mk func(
 	a := simulate(t, p, jobs, mk(), o)
 	checkEnds(t, a, o)
 	b := simulate(t, p, jobs, mk(), o)
-	for i, j := range a.Jobs() {
-		k := b.Jobs()[i]
-		if j.Start != k.Start || j.Alloc.String() != k.Alloc.String() {
-			t.Fatalf("not deterministic: job %d starts at %g on %s, then at %g on %s", j.ID, j.Start, j.Alloc, k.Start, k.Alloc)
-		}
+	if j, k := firstDifference(a, b); j != nil {
+		t.Fatalf("not deterministic: job %d starts at %g on %s, then at %g on %s", j.ID, j.Start, j.Alloc, k.Start, k.Alloc)
 	}
 	return a
+}
+
+// firstDifference returns the first job that two runs of one workload
+// start at different times or on different processors (nil if none).
+func firstDifference(a, b *engine.Engine) (*engine.Job, *engine.Job) {
+	for i, j := range a.Jobs() {
+		if k := b.Jobs()[i]; j.Start != k.Start || j.Alloc.String() != k.Alloc.String() {
+			return j, k
+		}
+	}
+	return nil, nil
 }
 
 func TestPropertyClassicInvariants(t *testing.T) {
@@ -115,29 +126,112 @@ func TestPropertyClassicHeadGuarantee(t *testing.T) {
 // TestPropertyClassicEqualsDedicated: the catalogue's points of fcfs,
 // easy and conservative make exactly the decisions of their dedicated
 // implementations (which the registered names use), so the composable
-// policy is checked against them on every random workload (conservative
-// with jobs killed at their request).
+// policy is checked against them on every random workload, with jobs
+// killed at their request or extended.
 func TestPropertyClassicEqualsDedicated(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		name := rapid.SampledFrom([]string{"fcfs", "easy", "conservative"}).Draw(t, "policy")
 		kind := estimateKind(rapid.IntRange(0, 2).Draw(t, "estimates"))
 		o := engine.Overrun(rapid.IntRange(0, 1).Draw(t, "overrun"))
-		if name == "conservative" {
-			// When a job outlives its request (OverrunExtend) the dedicated
-			// conservative re-plans within the same decision; the
-			// catalogue's depth=all re-plans at the next one.
-			o = engine.OverrunKill
-		}
 		p, jobs := genCase(t, kind)
 		s, _ := policy.ParseSpec(name)
 		ded, _ := policy.New(name, nil)
 		a := simulate(t, p, jobs, ded, o)
 		b := simulate(t, p, jobs, policy.NewClassic(s, policy.FirstFit{}), o)
-		for i, j := range a.Jobs() {
-			k := b.Jobs()[i]
-			if j.Start != k.Start || j.Alloc.String() != k.Alloc.String() {
-				t.Fatalf("%s: job %d starts at %g on %s; the catalogue's point starts it at %g on %s", name, j.ID, j.Start, j.Alloc, k.Start, k.Alloc)
+		if j, k := firstDifference(a, b); j != nil {
+			t.Fatalf("%s: job %d starts at %g on %s; the catalogue's point starts it at %g on %s", name, j.ID, j.Start, j.Alloc, k.Start, k.Alloc)
+		}
+	})
+}
+
+// TestPropertyClassicIndexEqualsList: the indexed queue (static orders,
+// depth 0 or 1, backfill none or queue; fcfs with sjbf or reverse
+// candidates from a second index) and the kinetic tournament (wfp3,
+// unicep, slowdown without backfilling) make exactly the decisions of the
+// list sorted at every pass, for every estimate source (history
+// predictions change a waiting job's test prediction in the index),
+// consultation and overrun mode.
+func TestPropertyClassicIndexEqualsList(t *testing.T) {
+	var static []string
+	for _, o := range policy.Orders {
+		switch o {
+		case "wfp3", "unicep", "slowdown", "maui":
+		default:
+			static = append(static, o)
+		}
+	}
+	rapid.Check(t, func(t *rapid.T) {
+		s := genSpec(t)
+		s.Order = rapid.SampledFrom(static).Draw(t, "static-order")
+		s.Depth = rapid.IntRange(0, 1).Draw(t, "depth01")
+		s.Backfill, s.Score = "queue", "area"
+		if s.Depth == 1 && rapid.Bool().Draw(t, "none") {
+			s.Backfill = "none"
+		}
+		if rapid.IntRange(0, 2).Draw(t, "backfill-index") == 0 {
+			s.Order, s.Backfill = "fcfs", rapid.SampledFrom([]string{"sjbf", "reverse"}).Draw(t, "sjbf-reverse")
+		}
+		if rapid.IntRange(0, 2).Draw(t, "kinetic") == 0 {
+			s.Order = rapid.SampledFrom([]string{"wfp3", "unicep", "slowdown"}).Draw(t, "dynamic-order")
+			s.Depth, s.Backfill = 1, "none"
+		}
+		if s.Depth == 0 && s.Estimate == "head-double" {
+			s.Estimate = "request"
+		}
+		if err := s.Check(); err != nil {
+			t.Fatalf("%s: %v", s, err)
+		}
+		kind := estimateKind(rapid.IntRange(0, 2).Draw(t, "estimates"))
+		o := engine.Overrun(rapid.IntRange(0, 1).Draw(t, "overrun"))
+		p, jobs := genCase(t, kind)
+		for i := range jobs {
+			jobs[i].Own()
+			if rapid.Bool().Draw(t, "has-deadline") {
+				jobs[i].Deadline = jobs[i].Submit + float64(rapid.IntRange(0, 200).Draw(t, "deadline"))
 			}
+			jobs[i].User = rapid.IntRange(0, 3).Draw(t, "user")
+		}
+		a := simulate(t, p, jobs, policy.NewClassic(s, policy.FirstFit{}), o)
+		b := simulate(t, p, jobs, policy.NewClassicListed(s, policy.FirstFit{}), o)
+		if j, k := firstDifference(a, b); j != nil {
+			t.Fatalf("%s: job %d starts at %g on %s with the index, at %g on %s with the list", s, j.ID, j.Start, j.Alloc, k.Start, k.Alloc)
+		}
+	})
+}
+
+// TestPropertyProbabilisticRowsIncremental: probabilistic backfilling
+// keeps its bottleneck rows from pass to pass, cut back to the first
+// running job whose step changed and recomputed from a stored copy; every
+// row it reads equals, bit for bit, the row computed afresh from all
+// running jobs. Its memo of refused candidates changes no decision.
+func TestPropertyProbabilisticRowsIncremental(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		s, _ := policy.ParseSpec("easy-probabilistic")
+		s.Common = rapid.Bool().Draw(t, "common")
+		s.Consult = rapid.SampledFrom([]string{"settled", "pyss"}).Draw(t, "consult")
+		s.Threshold = rapid.SampledFrom([]float64{0, 0.05, 0.2, 0.5, 1}).Draw(t, "threshold")
+		kind := estimateKind(rapid.IntRange(0, 2).Draw(t, "estimates"))
+		p, jobs := genCase(t, kind)
+		for i := range jobs {
+			jobs[i].Own()
+			jobs[i].User = rapid.IntRange(0, 3).Draw(t, "user")
+		}
+		reads := 0
+		policy.VerifyProbRows(func(row, fresh []float64) {
+			reads++
+			for i := range row {
+				if row[i] != fresh[i] {
+					t.Fatalf("%s: row[%d] = %v, afresh %v", s, i, row[i], fresh[i])
+				}
+			}
+		})
+		defer policy.VerifyProbRows(nil)
+		a := simulate(t, p, jobs, policy.NewClassic(s, policy.FirstFit{}), engine.OverrunKill)
+		policy.SetProbMemo(false)
+		defer policy.SetProbMemo(true)
+		b := simulate(t, p, jobs, policy.NewClassic(s, policy.FirstFit{}), engine.OverrunKill)
+		if j, k := firstDifference(a, b); j != nil {
+			t.Fatalf("%s: job %d starts at %g on %s with the memo, at %g on %s without", s, j.ID, j.Start, j.Alloc, k.Start, k.Alloc)
 		}
 	})
 }

@@ -23,6 +23,7 @@ type Spec struct {
 	Consult  string  // settled (decide once per instant) or pyss (after every single event, arrivals first)
 
 	Window    int     // lookahead: candidates looked at (0 = the whole queue, pyss); history predictors: jobs remembered
+	Score     string  // lookahead: what the packing maximises: "area" (processors × prediction, pyss) or "procs" (processors started now, the LOS paper's utilization)
 	Delay     float64 // greedy: the head's reservation is never before now + Delay × its estimate (pyss: 1)
 	Threshold float64 // probabilistic: the largest predicted chance of delaying the head that still backfills
 	Common    bool    // history predictors and probabilistic: one history for the whole system instead of one per user
@@ -78,8 +79,8 @@ var AxisDoc = map[string]string{
 	"estimate=epp":            "EASY++: mean of the user's last two run times, capped by the request; the request once exceeded",
 	"estimate=alpha":          "the request × the user's mean run time / request ratio; the request once exceeded",
 	"estimate=last":           "the user's last run time, capped by the request (Alea); the request once exceeded",
-	"estimate=average":        "mean of the user's last window run times, capped by the request (Alea); the request once exceeded",
-	"estimate=walltime-pct":   "the request × the user's mean run time / request ratio over the last window jobs (Alea); the request once exceeded",
+	"estimate=average":        "mean of the user's last window run times (whole seconds), capped by the request (Alea); the request once exceeded",
+	"estimate=walltime-pct":   "the request × the user's mean run time / request ratio over the last window jobs (whole seconds) (Alea); the request once exceeded",
 }
 
 // Keys are the keys a spec string may set, with what each takes.
@@ -92,6 +93,7 @@ var Keys = [][2]string{
 	{"factor", "multiplier of double / perfect-double (default 2)"},
 	{"consult", "settled|pyss"},
 	{"window", "lookahead: jobs looked at (0 = all); last/average/walltime-pct: jobs remembered; probabilistic: jobs per histogram"},
+	{"score", "lookahead: area (processors × estimate, pyss; default) or procs (processors started now, the LOS paper)"},
 	{"delay", "greedy: head reserved no earlier than now + delay × its estimate (default 1)"},
 	{"threshold", "probabilistic: largest chance of delaying the head (default 0.2)"},
 	{"common", "yes|no: one history for all users (epp, alpha, last, average, walltime-pct, probabilistic)"},
@@ -104,7 +106,7 @@ var Keys = [][2]string{
 // defaultSpec is "classic": EASY backfilling with every axis at its default.
 func defaultSpec() Spec {
 	return Spec{Order: "fcfs", Depth: 1, Compress: true, Backfill: "queue", Estimate: "request", Factor: 2,
-		Consult: "settled", Delay: 1, Threshold: 0.2, WWait: 1}
+		Consult: "settled", Score: "area", Delay: 1, Threshold: 0.2, WWait: 1}
 }
 
 // String writes s as the shortest spec string that ParseSpec reads back
@@ -147,6 +149,9 @@ func (s Spec) String() string {
 	}
 	if s.Window != d.Window {
 		add("window", strconv.Itoa(s.Window))
+	}
+	if s.Score != d.Score {
+		add("score", s.Score)
 	}
 	if s.Delay != d.Delay {
 		add("delay", f(s.Delay))
@@ -279,6 +284,9 @@ func (s *Spec) set(k, v string) error {
 	case "consult":
 		err = oneOf(v, []string{"settled", "pyss"}, "consult")
 		s.Consult = v
+	case "score":
+		err = oneOf(v, []string{"area", "procs"}, "score")
+		s.Score = v
 	case "depth":
 		if v == "all" {
 			s.Depth = DepthAll
@@ -345,6 +353,9 @@ func (s Spec) Check() error {
 			return fmt.Errorf("backfill=none starts only the queue head: depth must stay 1")
 		}
 	}
+	if s.Score != "area" && s.Backfill != "lookahead" {
+		return fmt.Errorf("score=%s sets what backfill=lookahead maximises: not with backfill=%s", s.Score, s.Backfill)
+	}
 	if s.Depth == DepthAll && s.Backfill != "queue" {
 		return fmt.Errorf("depth=all (conservative) plans every job in queue order: backfill must be queue")
 	}
@@ -361,4 +372,46 @@ func (s Spec) Check() error {
 		return fmt.Errorf("order=edf: not with depth=all")
 	}
 	return nil
+}
+
+// IsKey reports whether k is a key a spec string may set (Keys).
+func IsKey(k string) bool {
+	for _, kk := range Keys {
+		if kk[0] == k {
+			return true
+		}
+	}
+	return false
+}
+
+// CheckKey checks one key=value alone (is the key known, is the value in
+// its axis or range), whatever the other axes: for sweeps, whose values
+// are checked one by one before any combination is built.
+func CheckKey(k, v string) error {
+	s := defaultSpec()
+	return s.set(k, v)
+}
+
+// WithKeys returns base (a classic alias or "classic", with or without
+// keys of its own) with every key=value of kvs added, checked as one spec
+// string (ParseSpec): for experiment specs that sweep the axes as
+// structured keys (grid: {policy.order: [fcfs, sjf]} with policies: [easy]
+// runs easy:order=fcfs and easy:order=sjf).
+func WithKeys(base string, kvs []string) (string, error) {
+	if len(kvs) == 0 {
+		return base, nil
+	}
+	name, _, hasKeys := strings.Cut(base, ":")
+	if _, ok := aliases[name]; !ok && name != "classic" {
+		return "", fmt.Errorf("policy %q is not a policy of the classic catalogue (classic or an alias: %s): policy.%s sets one of its axes", base, strings.Join(AliasNames(), ", "), strings.SplitN(kvs[0], "=", 2)[0])
+	}
+	sep := ":"
+	if hasKeys {
+		sep = ","
+	}
+	out := base + sep + strings.Join(kvs, ",")
+	if _, err := ParseSpec(out); err != nil {
+		return "", err
+	}
+	return out, nil
 }

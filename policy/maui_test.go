@@ -1,6 +1,7 @@
 package policy_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/gridsched/gridsched/engine"
@@ -47,5 +48,46 @@ func TestMauiWeights(t *testing.T) {
 		if js[1].Start != c.bStart || js[2].Start != c.cStart {
 			t.Errorf("%s: B starts at %g, C at %g; want %g and %g", c.spec, js[1].Start, js[2].Start, c.bStart, c.cStart)
 		}
+	}
+}
+
+// TestLookaheadScore: the look-ahead's dynamic programme maximises
+// processors × estimate by default (pyss's score) and the processors
+// started now with score=procs (the LOS paper's utilization). On 8
+// processors R1 holds 4 until 100 and R2 4 until 5; H (8 processors), A
+// (3 processors, 90 s), B and C (2 processors, 10 s each) arrive at 1.
+// At 5 H is reserved at 100 with no extra processors and A, B and C all
+// fit before it in the 4 free processors: A alone has the larger area
+// (270 against 40), B and C together the more processors (4 against 3).
+// What is not chosen waits for H (100 to 110): nothing else ends by 100.
+func TestLookaheadScore(t *testing.T) {
+	mk := func(id int64, sub, run float64, procs int) model.Job {
+		j := model.NewJob(id, sub, run, procs)
+		j.Estimate = run
+		return j
+	}
+	jobs := []model.Job{mk(1, 0, 100, 4), mk(6, 0, 5, 4), mk(2, 1, 10, 8), mk(3, 1, 90, 3), mk(4, 1, 10, 2), mk(5, 1, 10, 2)}
+	for _, c := range []struct {
+		spec    string
+		a, b, c float64
+	}{
+		{"easy-lookahead", 5, 110, 110},
+		{"easy-lookahead:score=procs", 110, 5, 5},
+	} {
+		pol, err := policy.New(c.spec, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e := engine.New(model.Uniform("u", 8, 1), jobs, pol, engine.Options{})
+		if err := e.Run(); err != nil {
+			t.Fatal(err)
+		}
+		js := e.Jobs()
+		if js[3].Start != c.a || js[4].Start != c.b || js[5].Start != c.c {
+			t.Errorf("%s: A, B, C start at %g, %g, %g; want %g, %g, %g", c.spec, js[3].Start, js[4].Start, js[5].Start, c.a, c.b, c.c)
+		}
+	}
+	if _, err := policy.ParseSpec("easy:score=procs"); err == nil || !strings.Contains(err.Error(), "score=procs sets what backfill=lookahead maximises") {
+		t.Errorf("score without lookahead: %v", err)
 	}
 }

@@ -34,7 +34,7 @@ func New(name string, sel NodeSelector) (engine.Policy, error) {
 	f, ok := registry[name]
 	if !ok {
 		_, isAlias := aliases[name]
-		if !isAlias && !strings.Contains(name, ":") {
+		if !isAlias && name != "classic" && !strings.Contains(name, ":") {
 			return nil, fmt.Errorf("unknown policy %q (known: %v; or an alias with axes, e.g. easy:order=sjf,backfill=sjbf)", name, Names())
 		}
 		return newFromSpec(name, sel)

@@ -346,6 +346,11 @@ func CheckPolicy(name string, hasSection func(key string) bool) error {
 		return nil
 	}
 	if _, err := policy.New(name, nil); err != nil {
+		if strings.Contains(name, ":") {
+			// A catalogue point (BASE:key=value,...): the policy
+			// package's message names the column and the allowed values.
+			return err
+		}
 		return fmt.Errorf("unknown policy %q (known: %s)", name, strings.Join(PolicyNames(), ", "))
 	}
 	return nil

@@ -1,0 +1,18 @@
+package policy
+
+// NewClassicListed is NewClassic keeping its waiting jobs in a list
+// sorted at every pass, never in an index (for tests: the index must make
+// the same decisions).
+func NewClassicListed(s Spec, sel NodeSelector) *Classic {
+	c := NewClassic(s, sel)
+	c.idx, c.kt = nil, nil
+	return c
+}
+
+// VerifyProbRows makes probabilistic backfilling hand every bottleneck
+// row it reads, with the row computed afresh, to f (nil: stop).
+func VerifyProbRows(f func(row, fresh []float64)) { probVerify = f }
+
+// SetProbMemo turns probabilistic backfilling's memo of refused
+// candidates on or off.
+func SetProbMemo(on bool) { probNoMemo = !on }
