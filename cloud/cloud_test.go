@@ -549,3 +549,22 @@ func TestWaitDecomposition(t *testing.T) {
 			r.IdleAtArrival, r.PoolAtArrival, r.LeaseJobs, r.EmptyDispatch, r.MeanWait)
 	}
 }
+
+// TestBSLDTail: the shares of jobs whose bounded slowdown max(1, RT /
+// max(τ, e)) exceeds 10 and 20, the paper's two XFactor thresholds. One
+// VM, no migration or demand control: J1 runs 0–10 (slowdown 1), J2
+// (service 0.4, arrives 0.5) runs 10–10.4 (9.9 / 0.4 = 24.75), J3
+// (service 1, arrives 1) runs 10.4–11.4 (10.4).
+func TestBSLDTail(t *testing.T) {
+	s := fixed(t, 1, none(), J(1, 0, 10, 1), J(2, 0.5, 0.4, 1), J(3, 1, 1, 1))
+	if j := s.Jobs(); !near(j[1].Start, 10) || !near(j[2].Start, 10.4) {
+		t.Fatalf("starts %g, %g; want 10, 10.4", j[1].Start, j[2].Start)
+	}
+	r := s.Result()
+	if !near(r.BSLDOver10, 2.0/3) || !near(r.BSLDOver20, 1.0/3) {
+		t.Errorf("bounded slowdown above 10: %g (want 2/3), above 20: %g (want 1/3)", r.BSLDOver10, r.BSLDOver20)
+	}
+	if m := r.Metrics(); m["bsld_over_10"] != r.BSLDOver10 || m["bsld_over_20"] != r.BSLDOver20 {
+		t.Errorf("metrics %g, %g; result %g, %g", m["bsld_over_10"], m["bsld_over_20"], r.BSLDOver10, r.BSLDOver20)
+	}
+}
