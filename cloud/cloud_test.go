@@ -568,3 +568,20 @@ func TestBSLDTail(t *testing.T) {
 		t.Errorf("metrics %g, %g; result %g, %g", m["bsld_over_10"], m["bsld_over_20"], r.BSLDOver10, r.BSLDOver20)
 	}
 }
+
+// TestALFOffLeasesOnlyForSize (§3.1): with leasing on load off (alf 0)
+// only condition (1) leases, a job larger than the pool, so the pool never
+// passes the largest job (8 tasks here) however long the queues grow; with
+// the threshold at 1, condition (2) grows it further on the same jobs.
+func TestALFOffLeasesOnlyForSize(t *testing.T) {
+	var jobs []model.Job
+	for i := range 60 {
+		jobs = append(jobs, J(int64(i+1), float64(i)*0.1, 1, 1+i%8))
+	}
+	if r := runP(t, Params{Migration: "none", ALF: 0}, jobs...).Result(); r.MaxVMs != 8 {
+		t.Errorf("alf 0: %d VMs at most, want 8 (the largest job)", r.MaxVMs)
+	}
+	if r := runP(t, Params{Migration: "none", ALF: 1}, jobs...).Result(); r.MaxVMs <= 8 {
+		t.Errorf("alf 1: %d VMs at most, want more than the largest job's 8", r.MaxVMs)
+	}
+}

@@ -64,10 +64,12 @@ func Export(st *Store, dir string) ([]Row, *Spec, error) {
 }
 
 // axes decides the layout of a sweep's figures: the x axis (the plot's
-// x with its zip partners: zipped parameters form one axis), the
-// parameters whose values make the lines (plot.series; default the
-// policy and every parameter a claim compares), and the panels (every
-// other parameter that varies; plot.panels must list them if given).
+// x with its zip partners: zipped parameters form one axis, except a
+// text partner that keeps lines of its own (splitPartners) and a partner
+// plot.series or plot.panels names), the parameters whose values make
+// the lines (plot.series; default the policy and every parameter a claim
+// compares), and the panels (every other parameter that varies;
+// plot.panels must list them if given).
 type axes struct {
 	x       string
 	onAxis  map[string]bool
@@ -81,8 +83,13 @@ func layoutOf(s *Spec, aggs []Agg) axes {
 	ax.onAxis[ax.x] = true
 	if s.Zip[ax.x] != nil {
 		split := splitPartners(s, ax.x)
+		// A partner the plot names as a series or a panel leaves the axis
+		// too, numeric or not (seed 003's figures: each q with its own λ).
+		for _, k := range append(append([]string(nil), s.Plot.Series...), s.Plot.Panels...) {
+			split[k] = true
+		}
 		for k := range s.Zip {
-			ax.onAxis[k] = !split[k]
+			ax.onAxis[k] = k == ax.x || !split[k]
 		}
 	}
 	vals := map[string]map[string]bool{}
@@ -412,8 +419,8 @@ func refsOf(s *Spec, m string, ax axes, fc facet, pos map[string]float64) []repo
 			}
 		}
 		// and our runs have the metric there: no paper marker beside no
-		// data of ours (cloud-gang-cpe's best-fit cells: its AFCFS
-		// best-fit runs carry no cpe; scripts/cloud-tables.py pairs them)
+		// data of ours (a paired metric exists only on the paired
+		// policy's runs)
 		has := false
 		for j := range fc.aggs {
 			has = has || fc.aggs[j].N > 0 && r.matches(&fc.aggs[j])
