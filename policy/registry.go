@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/gridsched/gridsched/engine"
 )
@@ -27,12 +28,16 @@ func Register(name, description string, f Factory) {
 
 // New builds the policy registered under name.
 func New(name string, sel NodeSelector) (engine.Policy, error) {
-	f, ok := registry[name]
-	if !ok {
-		return nil, fmt.Errorf("unknown policy %q (known: %v)", name, Names())
-	}
 	if sel == nil {
 		sel = FirstFit{}
+	}
+	f, ok := registry[name]
+	if !ok {
+		_, isAlias := aliases[name]
+		if !isAlias && !strings.Contains(name, ":") {
+			return nil, fmt.Errorf("unknown policy %q (known: %v; or an alias with axes, e.g. easy:order=sjf,backfill=sjbf)", name, Names())
+		}
+		return newFromSpec(name, sel)
 	}
 	return f(sel), nil
 }
@@ -43,18 +48,26 @@ func Names() []string {
 	for n := range registry {
 		ns = append(ns, n)
 	}
+	for n := range aliases {
+		if _, dup := registry[n]; !dup {
+			ns = append(ns, n)
+		}
+	}
 	sort.Strings(ns)
 	return ns
 }
 
-// Describe returns the one-line description of a registered policy.
-func Describe(name string) string { return descriptions[name] }
+// Describe returns the one-line description of a registered policy or
+// alias.
+func Describe(name string) string {
+	if d, ok := descriptions[name]; ok {
+		return d
+	}
+	return aliases[name].desc
+}
 
 func init() {
-	Register("fcfs", "first come, first served: start jobs in arrival order, never out of order", func(sel NodeSelector) engine.Policy { return NewFCFS(sel) })
-	Register("easy", "EASY backfilling (Lifka 1995; Mu'alem & Feitelson 2001): only the queue head holds a reservation; decides once every job ending at an instant has released its processors", func(sel NodeSelector) engine.Policy { return NewEASY(sel) })
 	Register("easy-per-event", "EASY backfilling consulted after every single event, completions before arrivals at an instant (CQSim's order): same-time completions are seen one at a time", func(sel NodeSelector) engine.Policy { return NewEASYPerEvent(sel) })
-	Register("conservative", "conservative backfilling (Mu'alem & Feitelson 2001): every job holds a reservation, compressed when jobs end early", func(sel NodeSelector) engine.Policy { return NewConservative(sel) })
 }
 
 // queue is a waiting queue in arrival order (engine job index order).

@@ -98,37 +98,6 @@ func headerMap(w *workload.Workload) map[string]string {
 	return m
 }
 
-func newPoliciesCmd() *cobra.Command {
-	return &cobra.Command{
-		Use:   "policies",
-		Short: "List the registered scheduling policies",
-		Args:  cobra.NoArgs,
-		Long: `List every scheduling policy of every system, with its description,
-grouped by system (package system's registry), then the node selections and
-each system's parameter section (spec key, and --model-config key).`,
-		Run: func(cmd *cobra.Command, _ []string) {
-			tw := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 0, 2, ' ', 0)
-			for _, g := range system.PolicyGroups() {
-				fmt.Fprintf(tw, "# %s: %s\n", g.System, g.Description)
-				for _, p := range g.Policies {
-					fmt.Fprintf(tw, "%s\t%s\n", p.Name, p.Description)
-				}
-			}
-			fmt.Fprintf(tw, "# node selections (--node-select)\n")
-			for _, n := range system.NodeSelectionNames() {
-				fmt.Fprintf(tw, "%s\t%s\n", n, nodeSelectionDoc(n))
-			}
-			fmt.Fprintf(tw, "# parameter sections (spec keys; --model-config, --model-param)\n")
-			for _, sys := range system.All() {
-				if sys.Section != "" {
-					fmt.Fprintf(tw, "%s\t%s\n", sys.Section, sys.Description)
-				}
-			}
-			tw.Flush()
-		},
-	}
-}
-
 // nodeSelectionDoc describes a node selection.
 func nodeSelectionDoc(name string) string {
 	if name == "first-fit" {

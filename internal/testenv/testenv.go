@@ -56,3 +56,26 @@ func moduleRoot() (string, error) {
 		dir = parent
 	}
 }
+
+// ReferenceEnv names the environment variable that points at the folder
+// of reference facts (peers' schedules). Its default is
+// ../shared/reference relative to the module root.
+const ReferenceEnv = "GRIDSCHED_REFERENCE"
+
+// ReferenceDir returns the reference folder, failing the test when it is
+// missing.
+func ReferenceDir(t testing.TB) string {
+	t.Helper()
+	dir := os.Getenv(ReferenceEnv)
+	if dir == "" {
+		root, err := moduleRoot()
+		if err != nil {
+			t.Fatal(err)
+		}
+		dir = filepath.Join(root, "..", "shared", "reference")
+	}
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		t.Fatalf("reference folder %s not found (set %s): %v", dir, ReferenceEnv, err)
+	}
+	return dir
+}
