@@ -288,101 +288,6 @@ func TestBuiltinSpecsLoad(t *testing.T) {
 	}
 }
 
-// claimAggs makes aggregates of makespan at x = 1, 2, … for one value of
-// node_select, each with the given 95% half-width.
-func claimAggs(sel string, hw float64, vals ...float64) []Agg {
-	var out []Agg
-	for i, v := range vals {
-		out = append(out, Agg{Metric: "makespan", Params: map[string]string{"x": fmt.Sprint(i + 1), "node_select": sel}, Mean: v, HalfWidth: hw, N: 10})
-	}
-	return out
-}
-
-// TestClaimTrendVerdicts: one case per verdict class of a trend claim; a
-// trend needs a change beyond the CIs.
-func TestClaimTrendVerdicts(t *testing.T) {
-	s := &Spec{Grid: map[string][]any{"x": {1, 2, 3}}, Plot: PlotSpec{X: "x"}}
-	inc := Claim{Metric: "makespan", Trend: "increasing"}
-	both := func(a, b []Agg) []Agg { return append(a, b...) }
-	for _, c := range []struct {
-		name string
-		aggs []Agg
-		want string
-	}{
-		{"rises beyond the CIs", claimAggs("a", 0.5, 1, 5, 9), Agrees},
-		{"within the CIs: flat", claimAggs("a", 0.5, 1, 1.2, 1.4), NoDifference},
-		{"falls", claimAggs("a", 0.5, 9, 5, 1), Disagrees},
-		{"rises in one series, flat in the other", both(claimAggs("a", 0.5, 1, 5, 9), claimAggs("b", 0.5, 3, 3, 3.1)), Partly},
-		{"rises overall with a reversal", claimAggs("a", 0.5, 1, 9, 5), Partly},
-	} {
-		if v := inc.Check(s, c.aggs); v.Agrees != c.want {
-			t.Errorf("%s: %s (%s), want %s", c.name, v.Agrees, v.Ours, c.want)
-		}
-	}
-	slight := inc
-	slight.Size = "slight"
-	if v := slight.Check(s, claimAggs("a", 0.5, 1, 5, 9)); v.Agrees != DifferentSize {
-		t.Errorf("\"rises slightly\" against a rise of 800%%: %s, want %s", v.Agrees, DifferentSize)
-	}
-	if v := slight.Check(s, claimAggs("a", 0.5, 10, 11, 12)); v.Agrees != Agrees {
-		t.Errorf("\"rises slightly\" against a rise of 20%%: %s, want %s", v.Agrees, Agrees)
-	}
-	v := inc.Check(s, claimAggs("a", 0.5, 1, 5, 9))
-	if math.Abs(v.Effect-8) > 1e-12 || math.Abs(v.EffectHW-math.Sqrt(0.5)) > 1e-12 {
-		t.Errorf("relative effect %g ± %g, want 8 ± √0.5", v.Effect, v.EffectHW)
-	}
-}
-
-// TestClaimCompareVerdicts: one case per verdict class of a comparison;
-// "1 win + 5 ties" is not agreement.
-func TestClaimCompareVerdicts(t *testing.T) {
-	s := &Spec{Grid: map[string][]any{"x": {1, 2, 3, 4, 5, 6}}, Plot: PlotSpec{X: "x"}}
-	better := Claim{Metric: "makespan", Param: "node_select", Better: "u", Worse: "random", Expect: "better", LowerIsBetter: true}
-	sized := better
-	sized.Ratio = 0.9 // the paper: u's makespan is 0.9 × random's
-	slight, large := better, better
-	slight.Size, large.Size = "slight", "large" // the paper's words: 略 (slightly), 远远 (far)
-	for _, c := range []struct {
-		name  string
-		claim Claim
-		u, r  []float64
-		want  string
-	}{
-		{"wins everywhere", better, []float64{5, 5, 5, 5, 5, 5}, []float64{9, 9, 9, 9, 9, 9}, Agrees},
-		{"1 win + 5 ties", better, []float64{5, 9, 9, 9, 9, 9}, []float64{9, 9.2, 9, 9.1, 9, 9}, Partly},
-		{"ties everywhere", better, []float64{9, 9, 9, 9, 9, 9}, []float64{9.1, 9, 9.2, 9, 9, 9.3}, NoDifference},
-		{"loses somewhere", better, []float64{5, 5, 5, 5, 5, 12}, []float64{9, 9, 9, 9, 9, 9}, Disagrees},
-		{"wins, but by far more than the paper says", sized, []float64{5, 5, 5, 5, 5, 5}, []float64{9, 9, 9, 9, 9, 9}, DifferentSize},
-		{"wins by the paper's size", sized, []float64{8.2, 8.1, 8.1, 8.1, 8.1, 8.1}, []float64{9, 9, 9, 9, 9, 9}, Agrees},
-		{"\"slightly\" better and by 10%", slight, []float64{8.1, 8.1, 8.1, 8.1, 8.1, 8.1}, []float64{9, 9, 9, 9, 9, 9}, Agrees},
-		{"\"slightly\" better but by 44%", slight, []float64{5, 5, 5, 5, 5, 5}, []float64{9, 9, 9, 9, 9, 9}, DifferentSize},
-		{"\"far\" better and by 56%", large, []float64{4, 4, 4, 4, 4, 4}, []float64{9, 9, 9, 9, 9, 9}, Agrees},
-		{"\"far\" better but by 10%", large, []float64{8.1, 8.1, 8.1, 8.1, 8.1, 8.1}, []float64{9, 9, 9, 9, 9, 9}, DifferentSize},
-		{"\"far\" better but a tie: no difference, not a size", large, []float64{9, 9, 9, 9, 9, 9}, []float64{9.1, 9, 9.2, 9, 9, 9.3}, NoDifference},
-	} {
-		aggs := append(claimAggs("u", 0.3, c.u...), claimAggs("random", 0.3, c.r...)...)
-		if v := c.claim.Check(s, aggs); v.Agrees != c.want {
-			t.Errorf("%s: %s (%s), want %s", c.name, v.Agrees, v.Ours, c.want)
-		}
-	}
-	ample := Claim{Metric: "makespan", Param: "node_select", Better: "u", Worse: "random", Expect: "better-when-ample", LowerIsBetter: true}
-	for _, c := range []struct {
-		name string
-		u, r []float64
-		want string
-	}{
-		{"loses, ties, then wins", []float64{10.5, 10, 5, 5, 5, 5}, []float64{9, 10.2, 8, 8, 8, 8}, Agrees},
-		{"wins when scarce, ties when ample", []float64{5, 9, 9, 9, 9, 9}, []float64{8, 9, 9, 9, 9, 9}, Partly},
-		{"worse throughout", []float64{12, 12, 12, 12, 12, 12}, []float64{9, 9, 9, 9, 9, 9}, Disagrees},
-		{"ties throughout", []float64{9, 9, 9, 9, 9, 9}, []float64{9, 9, 9, 9, 9, 9}, NoDifference},
-	} {
-		aggs := append(claimAggs("u", 0.3, c.u...), claimAggs("random", 0.3, c.r...)...)
-		if v := ample.Check(s, aggs); v.Agrees != c.want {
-			t.Errorf("better-when-ample, %s: %s (%s), want %s", c.name, v.Agrees, v.Ours, c.want)
-		}
-	}
-}
-
 // TestHashIgnoresCommentary: descriptions and claims do not change the
 // experiment's identity; anything a run depends on does.
 func TestHashIgnoresCommentary(t *testing.T) {
@@ -403,14 +308,17 @@ func TestReferences(t *testing.T) {
 		{Where: map[string]any{"workload.params.lambda": 4.0, "policy": "cloud-ljfs"}, Metric: "cpe", Value: -0.06, Source: "table 1"},
 		{Where: map[string]any{"workload.params.lambda": 9}, Metric: "cpe", Value: 0.1},
 	}}
-	aggs := []Agg{
-		{Params: map[string]string{"workload.params.lambda": "4", "policy": "cloud-ljfs"}, Metric: "cpe", N: 5, Mean: -0.02, HalfWidth: 0.01},
-		{Params: map[string]string{"workload.params.lambda": "4", "policy": "cloud-ljfs"}, Metric: "mean_response", N: 5, Mean: 1.7},
-		{Params: map[string]string{"workload.params.lambda": "1.75", "policy": "cloud-ljfs"}, Metric: "cpe", N: 5, Mean: 0.5},
+	var rows []Row
+	for rep, v := range []float64{-0.03, -0.02, -0.01, -0.02, -0.02} {
+		seed := fmt.Sprint(rep)
+		rows = append(rows,
+			Row{ConfigIndex: 0, ConfigID: "a", Params: map[string]string{"workload.params.lambda": "4", "policy": "cloud-ljfs"}, Rep: rep, Seed: seed, Metrics: map[string]float64{"cpe": v, "mean_response": 1.7}},
+			Row{ConfigIndex: 1, ConfigID: "b", Params: map[string]string{"workload.params.lambda": "1.75", "policy": "cloud-ljfs"}, Rep: rep, Seed: seed, Metrics: map[string]float64{"cpe": 0.5}})
 	}
-	tab := referenceTable(s, aggs)
-	if len(tab.Rows) != 2 || tab.Rows[0][2] != "-0.06" || !strings.Contains(tab.Rows[0][3], "-0.02") || !strings.Contains(tab.Rows[0][3], "(n=5)") || strings.Contains(tab.Rows[0][3], "0.5") ||
-		tab.Rows[0][4] != "0.33" || tab.Rows[0][5] != "same sign, outside our 95% CI" {
+	tab := referenceTable(s, NewRowsData(rows))
+	// ours −0.02 ± 0.0088 against the paper's −0.06: (−0.02 − (−0.06)) / 0.06 = +66.7%.
+	if len(tab.Rows) != 2 || tab.Rows[0][2] != "-0.06" || !strings.Contains(tab.Rows[0][3], "-0.0200") || !strings.Contains(tab.Rows[0][3], "(n=5)") || strings.Contains(tab.Rows[0][3], "0.5") ||
+		!strings.HasPrefix(tab.Rows[0][4], "+66.7% ± ") || tab.Rows[0][5] != "same sign, outside our 95% CI" {
 		t.Errorf("row 1: %v", tab.Rows[0])
 	}
 	if tab.Rows[1][3] != "no run" {

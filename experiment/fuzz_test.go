@@ -17,6 +17,7 @@ func FuzzSpec(f *testing.F) {
 	}
 	f.Add([]byte("name: x\npolicies: !foo bar\n"))
 	f.Add([]byte("name: x\nzip:\n  a: &a [1,1]\n  b: [*a,*a]\n"))
+	f.Add([]byte(readingsSpec))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		s, err := Parse("fuzz.yaml", data, "")
 		if err != nil {

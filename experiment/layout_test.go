@@ -87,7 +87,7 @@ func TestZipIsOneAxis(t *testing.T) {
 	if refs != 2 || sec.Figures[0].Refs != 1 || sec.Figures[1].Refs != 1 {
 		t.Errorf("paper markers: %d and %d, want one per panel", sec.Figures[0].Refs, sec.Figures[1].Refs)
 	}
-	if len(sec.Lead) != 1 || sec.Lead[0].Columns[len(ClaimColumns)-3] != "verdict" {
+	if len(sec.Lead) != 1 || sec.Lead[0].Columns[6] != "verdict" {
 		t.Errorf("no claims table before the figures")
 	}
 }
@@ -106,18 +106,18 @@ func TestPlotSpecErrors(t *testing.T) {
 func TestReproductionTable(t *testing.T) {
 	s := mustParse(t, "description: Seed 009, a test\n"+zipSpec, "")
 	s.References = append(s.References, Reference{Where: map[string]any{"platform.nodes": 99}, Metric: "mean_wait", Value: 1, Source: "table 2"})
-	rts := ReproductionTables([]*Spec{s}, [][]Agg{Aggregate(fakeRows(s), s.Metrics)})
+	rts := ReproductionTables([]Experiment{{Spec: s, Data: NewRowsData(fakeRows(s)), Info: AggInfo{Experiment: s.Name, Runs: len(fakeRows(s))}}})
 	if len(rts) != 1 || rts[0].Seed != "009" {
 		t.Fatalf("%+v", rts)
 	}
 	md := rts[0].Markdown()
-	for _, want := range []string{"# Seed 009: reproduction table", "| experiment | where in the paper | statement | paper | ours | ours / paper | relative effect (95% CI) | verdict |",
+	for _, want := range []string{"# Seed 009: reproduction table", "| experiment | where in the paper | statement | paper | ours | relative effect (95% CI) | test | verdict |",
 		"| zipped | test | extend waits less |", "1 more numbers of table 2", "(n=2)"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("markdown lacks %q:\n%s", want, md)
 		}
 	}
-	if n := strings.Count(md, "\n| zipped"); n != 4 {
-		t.Errorf("%d rows, want 4 (a claim, two numbers, one count)", n)
+	if n := strings.Count(md, "\n| zipped"); n != 5 {
+		t.Errorf("%d rows, want 5 (the experiment in the header table; a claim, two numbers, one count)", n)
 	}
 }

@@ -2,7 +2,9 @@ package experiment
 
 import (
 	"fmt"
+	"maps"
 	"slices"
+	"strings"
 
 	"github.com/gridsched/gridsched/system"
 )
@@ -23,11 +25,24 @@ import (
 //	  for: [cloud-ljfs]
 //	  relative: [{name: cpe_lt, metric: lease_time}, {name: cpe_rt, metric: mean_response}]
 //	  sums: [{name: cpe, of: [cpe_lt, cpe_rt]}]
+//
+// SubjectAt pairs, after the runs, every stored run of Base whose
+// configuration has no run of the For policy with the stored run of the
+// For policy in the same replication (the same seed) whose parameters are
+// the base run's with these values: seed 003's table 1 runs LJFS first-fit
+// only (under LJFS best-fit picks the job first-fit picks), and the
+// best-fit cells pair AFCFS best-fit with it:
+//
+//	subject_at: {cloud.migration: first-fit}
+//
+// The base run then carries the paired metrics (PairedRows). It changes no
+// run, so it is not part of the spec's hash.
 type Pairing struct {
-	Base     string         `yaml:"base" json:"base"`
-	For      []string       `yaml:"for" json:"for,omitempty"`
-	Relative []PairedMetric `yaml:"relative" json:"relative"`
-	Sums     []PairedSum    `yaml:"sums" json:"sums,omitempty"`
+	Base      string         `yaml:"base" json:"base"`
+	For       []string       `yaml:"for" json:"for,omitempty"`
+	Relative  []PairedMetric `yaml:"relative" json:"relative"`
+	Sums      []PairedSum    `yaml:"sums" json:"sums,omitempty"`
+	SubjectAt map[string]any `yaml:"subject_at" json:"subject_at,omitempty"`
 }
 
 // PairedMetric is one relative difference.
@@ -112,6 +127,18 @@ func (p *Pairing) validate(s *Spec, bad func(path, format string, args ...any)) 
 			bad(fmt.Sprintf("pairing.relative[%d].metric", i), "unknown metric %q", r.Metric)
 		}
 	}
+	if len(p.SubjectAt) > 0 && len(p.For) != 1 {
+		bad("pairing.subject_at", "pairs stored runs with the runs of one policy: name it alone in for")
+	}
+	for _, k := range sortedKeys(p.SubjectAt) {
+		vals, ok := s.sweptValues(k)
+		switch {
+		case k == "policy" || !ok:
+			bad("pairing.subject_at."+k, "%q is not a swept parameter of this experiment (swept: %s)", k, strings.Join(s.sweptParams(), ", "))
+		case !hasValue(vals, FormatValue(p.SubjectAt[k])):
+			bad("pairing.subject_at."+k, "%s is not a value of %s in the sweep (values: %s)", FormatValue(p.SubjectAt[k]), k, strings.Join(vals, ", "))
+		}
+	}
 	for i, sm := range p.Sums {
 		if sm.Name == "" || seen[sm.Name] {
 			bad(fmt.Sprintf("pairing.sums[%d].name", i), "a new, non-empty name, got %q", sm.Name)
@@ -161,3 +188,63 @@ func (s *Spec) system() *system.System {
 // metricInfo describes metric m in the spec's runs: a time metric of a
 // system with its own time unit (the elastic cloud's hours) says so.
 func (s *Spec) metricInfo(m string) system.Metric { return system.MetricIn(m, s.system()) }
+
+// PairedRows returns the runs with the pairing's metrics added to every
+// base run that SubjectAt pairs with a stored run of the For policy (the
+// runs are copied, never changed). Without SubjectAt it returns rows.
+func (s *Spec) PairedRows(rows []Row) []Row {
+	p := s.Pairing
+	if p == nil || len(p.SubjectAt) == 0 || len(p.For) != 1 {
+		return rows
+	}
+	key := func(seed string, params map[string]string, over map[string]any) string {
+		var b strings.Builder
+		b.WriteString(seed)
+		for _, k := range sortedKeys(params) {
+			if k == "policy" {
+				continue
+			}
+			v := params[k]
+			if o, ok := over[k]; ok {
+				v = FormatValue(o)
+			}
+			b.WriteString("|" + k + "=" + v)
+		}
+		return b.String()
+	}
+	subjects := map[string]*Row{}
+	for i := range rows {
+		if rows[i].Params["policy"] == p.For[0] {
+			subjects[key(rows[i].Seed, rows[i].Params, nil)] = &rows[i]
+		}
+	}
+	names := p.Names()
+	out := make([]Row, len(rows))
+	for i, r := range rows {
+		out[i] = r
+		if r.Params["policy"] != p.Base {
+			continue
+		}
+		if _, has := r.Metrics[names[0]]; has {
+			continue
+		}
+		sub, ok := subjects[key(r.Seed, r.Params, p.SubjectAt)]
+		if !ok {
+			continue
+		}
+		m := map[string]float64{}
+		for k, v := range sub.Metrics {
+			if !slices.Contains(names, k) {
+				m[k] = v
+			}
+		}
+		p.add(m, r.Metrics)
+		out[i].Metrics = maps.Clone(r.Metrics)
+		for _, n := range names {
+			if v, ok := m[n]; ok {
+				out[i].Metrics[n] = v
+			}
+		}
+	}
+	return out
+}

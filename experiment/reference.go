@@ -62,8 +62,8 @@ func (r *Reference) matches(a *Agg) bool {
 // referenceTable is the report table of a spec's references: the
 // paper's number, ours, their ratio and whether the paper's number lies
 // within our 95% CI.
-func referenceTable(s *Spec, aggs []Agg) report.Table {
-	t := report.Table{Title: "The paper's numbers next to ours (mean ± 95% CI half-width, n)", Columns: []string{"configuration", "metric", "paper", "ours", "ours / paper", "difference", "source"}}
+func referenceTable(s *Spec, data Data) report.Table {
+	t := report.Table{Title: "The paper's numbers next to ours (mean ± 95% CI half-width, n)", Columns: []string{"configuration", "metric", "paper", "ours", "relative effect (ours − paper) / |paper|", "difference", "source"}}
 	for i := range s.References {
 		r := &s.References[i]
 		var parts []string
@@ -72,8 +72,12 @@ func referenceTable(s *Spec, aggs []Agg) report.Table {
 		for _, k := range keys {
 			parts = append(parts, shortName(k)+"="+fmt.Sprint(r.Where[k]))
 		}
-		ours, ratio, verdict := refVerdict(r, aggs)
-		t.Rows = append(t.Rows, []string{strings.Join(parts, ", "), r.Metric, strconv.FormatFloat(r.Value, 'g', -1, 64), ours, ratio, verdict, r.Source})
+		row, ran, class := refRow(s, r, data)
+		if !ran {
+			t.Rows = append(t.Rows, []string{strings.Join(parts, ", "), r.Metric, strconv.FormatFloat(r.Value, 'g', -1, 64), "no run", "–", class, r.Source})
+			continue
+		}
+		t.Rows = append(t.Rows, []string{strings.Join(parts, ", "), r.Metric, strconv.FormatFloat(r.Value, 'g', -1, 64), row[4], row[5], class, r.Source})
 	}
 	return t
 }

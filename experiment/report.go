@@ -9,7 +9,6 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -46,6 +45,7 @@ func Export(st *Store, dir string) ([]Row, *Spec, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	rows = s.PairedRows(rows)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, nil, err
 	}
@@ -79,19 +79,7 @@ type axes struct {
 }
 
 func layoutOf(s *Spec, aggs []Agg) axes {
-	ax := axes{x: xOf(s), onAxis: map[string]bool{}, varying: map[string]bool{}}
-	ax.onAxis[ax.x] = true
-	if s.Zip[ax.x] != nil {
-		split := splitPartners(s, ax.x)
-		// A partner the plot names as a series or a panel leaves the axis
-		// too, numeric or not (seed 003's figures: each q with its own λ).
-		for _, k := range append(append([]string(nil), s.Plot.Series...), s.Plot.Panels...) {
-			split[k] = true
-		}
-		for k := range s.Zip {
-			ax.onAxis[k] = k == ax.x || !split[k]
-		}
-	}
+	ax := axes{x: xOf(s), onAxis: onAxis(s), varying: map[string]bool{}}
 	vals := map[string]map[string]bool{}
 	var keys []string
 	for _, a := range aggs {
@@ -215,10 +203,10 @@ func Section(s *Spec, rows []Row, figDir string) (report.Section, error) {
 		sec.Notes = append(sec.Notes, notes[0])
 	}
 	if len(s.Claims) > 0 {
-		sec.Lead = append(sec.Lead, claimsTable(s, aggs))
+		sec.Lead = append(sec.Lead, claimsTable(s, NewRowsData(rows)))
 	}
 	if len(s.References) > 0 {
-		sec.Tables = append(sec.Tables, referenceTable(s, aggs))
+		sec.Tables = append(sec.Tables, referenceTable(s, NewRowsData(rows)))
 	}
 	t := report.Table{Title: "Aggregates (mean ± 95% CI half-width, n replications)", Columns: []string{"configuration", "metric", "n", "mean", "± 95% CI", "sd"}}
 	for _, a := range aggs {
@@ -226,40 +214,6 @@ func Section(s *Spec, rows []Row, figDir string) (report.Section, error) {
 	}
 	sec.Tables = append(sec.Tables, t)
 	return sec, nil
-}
-
-// ClaimColumns are the columns of a claims table.
-var ClaimColumns = []string{"source", "claim", "paper", "ours", "ours / paper", "relative effect (95% CI)", "verdict", "detail", "note"}
-
-// ClaimRow is a claim's row of a claims table.
-func ClaimRow(s *Spec, c *Claim, aggs []Agg) []string {
-	v := c.Check(s, aggs)
-	paper, ours, ratio := c.Paper, v.Short, "–"
-	if c.Ratio != 0 {
-		if paper == "" {
-			paper = fmt.Sprintf("ratio %s/%s = %g", c.Better, c.Worse, c.Ratio)
-		}
-		if !math.IsNaN(v.Ratio) {
-			ours += fmt.Sprintf("; ratio %.3g", v.Ratio)
-			ratio = fmt.Sprintf("%.2f", v.Ratio/c.Ratio)
-		}
-	}
-	if paper == "" {
-		paper = "(no number; the claim is qualitative)"
-	}
-	eff := "–"
-	if !math.IsNaN(v.Effect) {
-		eff = fmt.Sprintf("%+.1f%% ± %.1f%%", 100*v.Effect, 100*v.EffectHW)
-	}
-	return []string{c.Source, c.Claim, paper, ours, ratio, eff, v.Agrees, v.Ours, c.Note}
-}
-
-func claimsTable(s *Spec, aggs []Agg) report.Table {
-	ct := report.Table{Title: "The paper's claims and our results (verdicts from the 95% CIs; a tie is not a win)", Columns: ClaimColumns}
-	for i := range s.Claims {
-		ct.Rows = append(ct.Rows, ClaimRow(s, &s.Claims[i], aggs))
-	}
-	return ct
 }
 
 func num(v float64) string {
@@ -419,8 +373,7 @@ func refsOf(s *Spec, m string, ax axes, fc facet, pos map[string]float64) []repo
 			}
 		}
 		// and our runs have the metric there: no paper marker beside no
-		// data of ours (a paired metric exists only on the paired
-		// policy's runs)
+		// data of ours
 		has := false
 		for j := range fc.aggs {
 			has = has || fc.aggs[j].N > 0 && r.matches(&fc.aggs[j])
@@ -478,8 +431,7 @@ func WriteOutputs(title string, stores []*Store, dir string, extra ...report.Sec
 // Markdown (reproduction-seedNNN.md in dir) and adds it to the report.
 func WriteReport(title string, stores []*Store, dir, file string, extra ...report.Section) (string, error) {
 	page := report.Page{Title: title}
-	var specs []*Spec
-	var allAggs [][]Agg
+	var exps []Experiment
 	for _, st := range stores {
 		out := filepath.Dir(st.Path) // exports sit next to their store
 		rows, s, err := Export(st, out)
@@ -495,20 +447,15 @@ func WriteReport(title string, stores []*Store, dir, file string, extra ...repor
 			sec.Notes = append(sec.Notes, "Traces are the Parallel Workloads Archive's cleaned versions (\"-cln\"), with fewer jobs than the original logs.")
 		}
 		page.Sections = append(page.Sections, sec)
-		specs = append(specs, s)
-		allAggs = append(allAggs, Aggregate(rows, s.Metrics))
-	}
-	var repro []report.Section
-	for _, rt := range ReproductionTables(specs, allAggs) {
-		md := filepath.Join(dir, "reproduction-seed"+rt.Seed+".md")
-		if err := writeFileAtomic(md, []byte(rt.Markdown())); err != nil {
+		e, err := writeAggregates(st, s, rows, filepath.Join(dir, AggregatesDir))
+		if err != nil {
 			return "", err
 		}
-		repro = append(repro, report.Section{
-			Title:       "Reproduction of seed " + rt.Seed + ": every claim and number, ours against the paper's",
-			Description: "Generated from the result stores (also as " + filepath.Base(md) + "). Verdicts come from the 95% confidence intervals: agrees / same direction, different size / partly / no difference detected / disagrees; a tie is not a win.",
-			Lead:        []report.Table{rt.Table},
-		})
+		exps = append(exps, e)
+	}
+	repro, err := writeReproduction(dir, exps)
+	if err != nil {
+		return "", err
 	}
 	page.Sections = append(repro, page.Sections...)
 	page.Sections = append(page.Sections, extra...)
@@ -521,132 +468,4 @@ func writeFileAtomic(path string, b []byte) error {
 		return err
 	}
 	return atomicfile.WriteFile(path, b, 0o644)
-}
-
-// ReproTable is one seed's reproduction table.
-type ReproTable struct {
-	Seed  string
-	Scale string // the specs' label (quick, paper) or "" (default)
-	Table report.Table
-}
-
-var seedOf = regexp.MustCompile(`(?i)\bseed (\d{3})\b`)
-
-// SeedOf is the seed (paper) a spec reproduces, from "Seed NNN" in its
-// description or plot title ("" if none).
-func SeedOf(s *Spec) string {
-	for _, t := range []string{s.Description, s.Plot.Title} {
-		if m := seedOf.FindStringSubmatch(t); m != nil {
-			return m[1]
-		}
-	}
-	return ""
-}
-
-// ReproductionTables builds, per seed, one table of every claim and every
-// reference number of its experiments (statement, paper, ours, verdict),
-// from the aggregates (aggs[i] belongs to specs[i]).
-func ReproductionTables(specs []*Spec, aggs [][]Agg) []ReproTable {
-	bySeed := map[string]*ReproTable{}
-	var order []string
-	cols := []string{"experiment", "where in the paper", "statement", "paper", "ours", "ours / paper", "relative effect (95% CI)", "verdict"}
-	for i, s := range specs {
-		seed := SeedOf(s)
-		if seed == "" || (len(s.Claims) == 0 && len(s.References) == 0) {
-			continue
-		}
-		rt := bySeed[seed]
-		if rt == nil {
-			rt = &ReproTable{Seed: seed, Scale: s.Label, Table: report.Table{Title: "Seed " + seed + ": reproduction table", Columns: cols}}
-			bySeed[seed] = rt
-			order = append(order, seed)
-		}
-		for k := range s.Claims {
-			c := &s.Claims[k]
-			r := ClaimRow(s, c, aggs[i])
-			rt.Table.Rows = append(rt.Table.Rows, []string{s.Name, c.Source, c.Claim, r[2], r[3], r[4], r[5], r[6]})
-		}
-		notRun := map[string]int{}
-		var sources []string
-		for k := range s.References {
-			ref := &s.References[k]
-			var parts []string
-			for _, key := range sortedKeys(ref.Where) {
-				parts = append(parts, shortName(key)+"="+fmt.Sprint(ref.Where[key]))
-			}
-			ours, ratio, verdict := refVerdict(ref, aggs[i])
-			if ours == "no run" {
-				if notRun[ref.Source] == 0 {
-					sources = append(sources, ref.Source)
-				}
-				notRun[ref.Source]++
-				continue
-			}
-			rt.Table.Rows = append(rt.Table.Rows, []string{s.Name, ref.Source, s.metricInfo(ref.Metric).Name + " at " + strings.Join(parts, ", "),
-				strconv.FormatFloat(ref.Value, 'g', -1, 64), ours, ratio, "–", verdict})
-		}
-		for _, src := range sources {
-			rt.Table.Rows = append(rt.Table.Rows, []string{s.Name, src, fmt.Sprintf("%d more numbers of %s", notRun[src], src), "–", "no run", "–", "–", "not run at this scale"})
-		}
-	}
-	sort.Strings(order)
-	var out []ReproTable
-	for _, s := range order {
-		out = append(out, *bySeed[s])
-	}
-	return out
-}
-
-// Markdown renders the table as a Markdown document.
-func (rt ReproTable) Markdown() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "# Seed %s: reproduction table\n\n", rt.Seed)
-	scale := rt.Scale
-	if scale == "" {
-		scale = "default"
-	}
-	fmt.Fprintf(&b, "Generated by `gridsched reproduce` from the result stores (%s scale); do not edit by hand. Verdicts come from the 95%% confidence intervals (a tie is not a win): agrees / same direction, different size / partly / no difference detected / disagrees.\n\n", scale)
-	cell := func(s string) string {
-		return strings.ReplaceAll(strings.Join(strings.Fields(s), " "), "|", "\\|")
-	}
-	b.WriteString("| " + strings.Join(rt.Table.Columns, " | ") + " |\n")
-	b.WriteString("|" + strings.Repeat(" --- |", len(rt.Table.Columns)) + "\n")
-	for _, r := range rt.Table.Rows {
-		cs := make([]string, len(r))
-		for i, c := range r {
-			cs[i] = cell(c)
-		}
-		b.WriteString("| " + strings.Join(cs, " | ") + " |\n")
-	}
-	return b.String()
-}
-
-// refVerdict compares a paper number with our aggregate at its
-// configuration: ours (mean ± 95% CI, n), the ratio ours / paper, and
-// whether the paper's number lies within our CI.
-func refVerdict(ref *Reference, aggs []Agg) (ours, ratio, verdict string) {
-	for j := range aggs {
-		a := &aggs[j]
-		if !ref.matches(a) {
-			continue
-		}
-		hw := a.HalfWidth
-		if math.IsNaN(hw) {
-			hw = 0
-		}
-		ours, ratio = fmt.Sprintf("%s ± %s (n=%d)", num(a.Mean), num(hw), a.N), "–"
-		if ref.Value != 0 {
-			ratio = fmt.Sprintf("%.2f", a.Mean/ref.Value)
-		}
-		switch {
-		case math.Abs(a.Mean-ref.Value) <= hw:
-			verdict = "paper's number within our 95% CI"
-		case (a.Mean > 0) == (ref.Value > 0):
-			verdict = "same sign, outside our 95% CI"
-		default:
-			verdict = "opposite sign, outside our 95% CI"
-		}
-		return ours, ratio, verdict
-	}
-	return "no run", "–", "not run at this scale"
 }

@@ -36,6 +36,7 @@ type Spec struct {
 	WholeNodes   bool              `yaml:"whole_nodes" json:"whole_nodes,omitempty"`
 	Pairing      *Pairing          `yaml:"pairing" json:"pairing,omitempty"`
 	Claims       []Claim           `yaml:"claims" json:"claims,omitempty"`
+	Readings     []Reading         `yaml:"readings" json:"readings,omitempty"`
 	References   []Reference       `yaml:"references" json:"references,omitempty"`
 	Grid         map[string][]any  `yaml:"grid" json:"grid,omitempty"`
 	Zip          map[string][]any  `yaml:"zip" json:"zip,omitempty"`
@@ -55,6 +56,9 @@ type Spec struct {
 	Sections map[string]any `yaml:"-" json:"-"`
 	// schema holds the positions of the spec's values (for CheckFiles).
 	schema *yamlx.Schema
+	// unlabelled is the spec's own sweep when a label replaced it: a
+	// claim may name a value swept only there ("not run at this scale").
+	unlabelled *Labels
 }
 
 // Labels override parts of a spec for a reduced or full scale: "quick"
@@ -182,6 +186,7 @@ func Parse(name string, data []byte, label string) (*Spec, error) {
 			sort.Strings(known)
 			return nil, fmt.Errorf("%s: no label %q (labels: %s)", name, label, strings.Join(known, ", "))
 		}
+		s.unlabelled = &Labels{Grid: s.Grid, Zip: s.Zip, Policies: s.Policies}
 		s.apply(l)
 		s.Label = label
 	}
@@ -360,10 +365,9 @@ func (s *Spec) validate(sc *yamlx.Schema) []error {
 	if s.Pairing != nil {
 		s.Pairing.validate(s, bad)
 	}
-	for i, c := range s.Claims {
-		if err := c.validate(s); err != nil {
-			bad(fmt.Sprintf("claims[%d]", i), "%v", err)
-		}
+	s.validateReadings(bad)
+	for i := range s.Claims {
+		s.Claims[i].validate(s, fmt.Sprintf("claims[%d]", i), bad)
 	}
 	for i, r := range s.References {
 		if err := r.validate(s); err != nil {
@@ -673,7 +677,12 @@ func sortedKeys[V any](m map[string]V) []string {
 // can change without invalidating a store.
 func (s *Spec) Hash() string {
 	c := *s
-	c.Description, c.Plot, c.Claims, c.References = "", PlotSpec{}, nil, nil
+	c.Description, c.Plot, c.Claims, c.References, c.Readings = "", PlotSpec{}, nil, nil, nil
+	if c.Pairing != nil && c.Pairing.SubjectAt != nil {
+		p := *c.Pairing
+		p.SubjectAt = nil // pairs stored runs after the fact: no run depends on it
+		c.Pairing = &p
+	}
 	b, _ := json.Marshal(&c)
 	h := sha256.Sum256(b)
 	return hex.EncodeToString(h[:12])

@@ -1,6 +1,9 @@
 package experiment
 
-import "testing"
+import (
+	"fmt"
+	"testing"
+)
 
 // TestZipPartnersSplitTheAxis (issue 16 review): sizes zipped with
 // traces, each trace with its own sizes, repeat x values along the zip.
@@ -16,20 +19,24 @@ func TestZipPartnersSplitTheAxis(t *testing.T) {
 		Claims: []Claim{{Claim: "u wins", Metric: "makespan", Param: "node_select", Better: "u", Worse: "random", Expect: "better", LowerIsBetter: true}},
 	}
 	var aggs []Agg
+	var rows []Row
 	for _, tr := range []struct {
 		trace     string
 		random, u float64
 	}{{"A.swf", 100, 50}, {"B.swf", 10, 10}} {
 		for _, n := range []string{"10", "20"} {
 			for sel, mean := range map[string]float64{"random": tr.random, "u": tr.u} {
-				aggs = append(aggs, Agg{Params: map[string]string{"workload.trace": tr.trace, "platform.nodes": n, "node_select": sel, "policy": "easy"},
-					Metric: "makespan", N: 5, Mean: mean, HalfWidth: 1})
+				p := map[string]string{"workload.trace": tr.trace, "platform.nodes": n, "node_select": sel, "policy": "easy"}
+				aggs = append(aggs, Agg{Params: p, Metric: "makespan", N: 5, Mean: mean, HalfWidth: 1})
+				for rep, noise := range []float64{-1, 0, 1, 0.5, -0.5} {
+					rows = append(rows, Row{ConfigIndex: len(aggs), ConfigID: fmt.Sprint(p), Params: p, Rep: rep, Seed: fmt.Sprint(rep), Metrics: map[string]float64{"makespan": mean + noise}})
+				}
 			}
 		}
 	}
-	v := s.Claims[0].Check(s, aggs)
-	if v.Short != "2 wins, 2 ties, 0 losses" {
-		t.Errorf("claim: %s (%s); want 2 wins (trace A) and 2 ties (trace B)", v.Short, v.Ours)
+	v := Evaluate(s, &s.Claims[0], NewRowsData(rows)).Outcomes[0]
+	if v.Ours != "2 wins, 2 ties, 0 losses" {
+		t.Errorf("claim: %s (%s); want 2 wins (trace A) and 2 ties (trace B)", v.Ours, v.Details)
 	}
 	ax := layoutOf(s, aggs)
 	if ax.onAxis["workload.trace"] || !ax.onAxis["platform.nodes"] {

@@ -367,6 +367,7 @@ large runs); the workload's sizes, runtimes and inter-arrival times.`,
 				if err == nil {
 					var rows []experiment.Row
 					if rows, err = store.Rows(); err == nil {
+						rows = s.PairedRows(rows)
 						var sec report.Section
 						sec, err = experiment.Section(s, rows, figs)
 						page.Sections = append(page.Sections, sec)
@@ -450,7 +451,7 @@ var testSpecHook func(*experiment.Spec)
 
 func newReproduceCmd() *cobra.Command {
 	var quick, quiet bool
-	var out string
+	var out, seed string
 	var workers int
 	cmd := &cobra.Command{
 		Use:               "reproduce [NAME...]",
@@ -459,12 +460,24 @@ func newReproduceCmd() *cobra.Command {
 		Long: `Run the built-in experiments (see 'gridsched experiments list'), at paper scale
 or with --quick at reduced scale, resuming whatever an earlier call finished,
 and write one HTML report with a section per experiment. Traces are read from
-GRIDSCHED_TRACES (default ../shared/traces).`,
+GRIDSCHED_TRACES (default ../shared/traces). With --seed NNN it runs the
+experiments of one paper (seed 000 to 004); 'gridsched verdicts export DIR'
+then writes their compact aggregates and reproduction table into docs/.`,
 		Example: `  gridsched reproduce --quick
-  gridsched reproduce lublin-load`,
+  gridsched reproduce lublin-load
+  gridsched reproduce --seed 002 --out results/s002`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var names []string
 			for _, b := range experiment.Builtin() {
+				if seed != "" {
+					s, err := experiment.LoadBuiltin(b, "")
+					if err != nil {
+						return err
+					}
+					if experiment.SeedOf(s) != seed {
+						continue
+					}
+				}
 				// A name selects an experiment or a family: easy-unstable
 				// runs easy-unstable-fig6, -fig7 and -fig89.
 				if len(args) == 0 {
@@ -475,6 +488,9 @@ GRIDSCHED_TRACES (default ../shared/traces).`,
 						names = append(names, b)
 					}
 				}
+			}
+			if len(names) == 0 && seed != "" {
+				return fmt.Errorf("--seed %q: no built-in experiment of that seed matches %v (the seeds are 000 to 004)", seed, args)
 			}
 			if len(names) == 0 {
 				return fmt.Errorf("no built-in experiment matches %v (built in: %s)", args, strings.Join(experiment.Builtin(), ", "))
@@ -538,15 +554,19 @@ GRIDSCHED_TRACES (default ../shared/traces).`,
 			// replace the full report. index.html lists the reports.
 			file, title := experiment.ReportFile, "gridsched: built-in experiments ("+label+" scale)"
 			var extra []report.Section
-			if len(args) == 0 {
+			if len(args) == 0 && seed == "" {
 				grid, err := report.GridModelSection(1, filepath.Join(out, experiment.FiguresDir))
 				if err != nil {
 					return err
 				}
 				extra = append(extra, grid)
 			} else {
-				file = "report-" + reportSlug(args) + ".html"
-				title = "gridsched: " + strings.Join(args, ", ") + " (" + label + " scale)"
+				sel := args
+				if seed != "" {
+					sel = append([]string{"seed" + seed}, args...)
+				}
+				file = "report-" + reportSlug(sel) + ".html"
+				title = "gridsched: " + strings.Join(sel, ", ") + " (" + label + " scale)"
 			}
 			path, err := experiment.WriteReport(title, stores, out, file, extra...)
 			if err != nil {
@@ -562,6 +582,7 @@ GRIDSCHED_TRACES (default ../shared/traces).`,
 	}
 	f := cmd.Flags()
 	f.BoolVar(&quick, "quick", false, "reduced scale (minutes), as CI and demos use")
+	f.StringVar(&seed, "seed", "", "run the experiments of one paper: 000 to 004")
 	f.StringVar(&out, "out", "", "output folder (default results/reproduce-quick or -paper)")
 	f.IntVar(&workers, "workers", 0, "simulations at once (default: all cores)")
 	f.BoolVar(&quiet, "quiet", false, "no progress output")

@@ -55,6 +55,6 @@ writes reports. Start with 'gridsched reproduce --quick'.`,
 		experiment.SetLimits(maxJobs, maxRuns)
 		return nil
 	}
-	root.AddCommand(newVersionCmd(), newSimulateCmd(), newWorkloadCmd(), newPoliciesCmd(), newRunCmd(), newMergeCmd(), newReportCmd(), newExperimentsCmd(), newReproduceCmd(), newSlurmCmd())
+	root.AddCommand(newVersionCmd(), newSimulateCmd(), newWorkloadCmd(), newPoliciesCmd(), newRunCmd(), newMergeCmd(), newReportCmd(), newExperimentsCmd(), newReproduceCmd(), newVerdictsCmd(), newSlurmCmd())
 	return root
 }

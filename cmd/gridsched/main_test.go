@@ -11,14 +11,9 @@ import (
 )
 
 func run(args ...string) (string, error) {
-	cmd := newRoot()
-	var out, errb bytes.Buffer
-	cmd.SetOut(&out)
-	cmd.SetErr(&errb)
-	cmd.SetArgs(args)
-	err := cmd.Execute()
+	out, errOut, err := execute(args...)
 	// Collapse runs of spaces so tests do not depend on column widths.
-	return strings.Join(strings.Fields(out.String()+errb.String()), " "), err
+	return strings.Join(strings.Fields(out+errOut), " "), err
 }
 
 // TestDefaultSimulate is the README's first command: no arguments, a

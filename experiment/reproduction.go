@@ -1,0 +1,381 @@
+package experiment
+
+import (
+	"fmt"
+	"math"
+	"path"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/gridsched/gridsched/report"
+)
+
+// Experiment is one experiment's spec and the data its verdicts read.
+type Experiment struct {
+	Spec *Spec
+	Data Data
+	Info AggInfo
+}
+
+// ReproTable is one seed's reproduction table: a row per claim and per
+// paper number, and the points behind each verdict.
+type ReproTable struct {
+	Seed        string
+	Scale       string // the label (quick, paper) or "" (default)
+	Experiments []Experiment
+	Table       report.Table
+	Details     []string // Markdown lines: the points behind each claim's verdict
+	Claims      []ClaimResult
+	claimExp    []string // the experiment of each claim result
+	refCounts   map[string]int
+}
+
+var seedOf = regexp.MustCompile(`(?i)\bseed (\d{3})\b`)
+
+// SeedOf is the seed (paper) a spec reproduces, from "Seed NNN" in its
+// description or plot title ("" if none).
+func SeedOf(s *Spec) string {
+	for _, t := range []string{s.Description, s.Plot.Title} {
+		if m := seedOf.FindStringSubmatch(t); m != nil {
+			return m[1]
+		}
+	}
+	return ""
+}
+
+// ReproColumns are the columns of a reproduction table.
+var ReproColumns = []string{"experiment", "where in the paper", "statement", "paper", "ours", "relative effect (95% CI)", "test", "verdict"}
+
+// ReproductionTables builds, per seed, one table of every claim and every
+// reference number of its experiments, in the experiments' order.
+func ReproductionTables(exps []Experiment) []ReproTable {
+	bySeed := map[string]*ReproTable{}
+	var order []string
+	for _, e := range exps {
+		s := e.Spec
+		seed := SeedOf(s)
+		if seed == "" || (len(s.Claims) == 0 && len(s.References) == 0) {
+			continue
+		}
+		rt := bySeed[seed]
+		if rt == nil {
+			rt = &ReproTable{Seed: seed, Scale: e.Info.Label, Table: report.Table{Title: "Seed " + seed + ": reproduction table", Columns: ReproColumns}, refCounts: map[string]int{}}
+			bySeed[seed] = rt
+			order = append(order, seed)
+		}
+		rt.Experiments = append(rt.Experiments, e)
+		for k := range s.Claims {
+			c := &s.Claims[k]
+			res := Evaluate(s, c, e.Data)
+			rt.Claims = append(rt.Claims, res)
+			rt.claimExp = append(rt.claimExp, s.Name)
+			rt.Table.Rows = append(rt.Table.Rows, claimRow(s, res))
+			rt.Details = append(rt.Details, claimDetails(s, res)...)
+		}
+		notRun := map[string]int{}
+		var sources []string
+		for k := range s.References {
+			ref := &s.References[k]
+			row, ran, class := refRow(s, ref, e.Data)
+			if !ran {
+				if notRun[ref.Source] == 0 {
+					sources = append(sources, ref.Source)
+				}
+				notRun[ref.Source]++
+				continue
+			}
+			rt.refCounts[class]++
+			rt.Table.Rows = append(rt.Table.Rows, row)
+		}
+		for _, src := range sources {
+			rt.refCounts[NotRun] += notRun[src]
+			rt.Table.Rows = append(rt.Table.Rows, []string{s.Name, src, fmt.Sprintf("%d more numbers of %s", notRun[src], src), "–", "no run", "–", "–", NotRun})
+		}
+	}
+	sort.Strings(order)
+	var out []ReproTable
+	for _, s := range order {
+		out = append(out, *bySeed[s])
+	}
+	return out
+}
+
+// claimRow is a claim's row: its outcomes joined, the paper's reading
+// first.
+func claimRow(s *Spec, res ClaimResult) []string {
+	c := res.Claim
+	statement := c.Claim
+	if c.Inferred {
+		statement += " (inferred: the paper does not print this)"
+	}
+	paper := c.Paper
+	var extra []string
+	if c.Ratio > 0 {
+		extra = append(extra, fmt.Sprintf("ratio %s/%s = %s", shortName(c.Better), shortName(c.Worse), strconv.FormatFloat(c.Ratio, 'g', -1, 64)))
+		if c.At != nil {
+			extra[len(extra)-1] += " at " + shortName(xOf(s)) + " = " + FormatValue(c.At)
+		}
+	}
+	if c.Change != nil {
+		extra = append(extra, "change "+signed(*c.Change))
+	}
+	if c.AtMost != nil {
+		extra = append(extra, "at most "+strconv.FormatFloat(*c.AtMost, 'g', -1, 64))
+	}
+	if len(extra) > 0 && !strings.Contains(paper, strings.Join(extra, "; ")) {
+		paper = strings.TrimPrefix(paper+"; "+strings.Join(extra, "; "), "; ")
+	}
+	if paper == "" {
+		paper = "(no number; the claim is qualitative)"
+	}
+	join := func(f func(Outcome) string) string {
+		if len(res.Outcomes) == 1 {
+			return f(res.Outcomes[0])
+		}
+		parts := make([]string, len(res.Outcomes))
+		for i, o := range res.Outcomes {
+			parts[i] = o.Reading + ": " + f(o)
+		}
+		return strings.Join(parts, "; ")
+	}
+	var tests []string
+	for _, o := range res.Outcomes {
+		if !hasValue(tests, o.Test) && o.Test != "–" {
+			tests = append(tests, o.Test)
+		}
+	}
+	test := strings.Join(tests, "; ")
+	if test == "" {
+		test = "–"
+	}
+	return []string{s.Name, c.Source, statement, paper, join(func(o Outcome) string { return o.Ours }), join(func(o Outcome) string { return o.Effect }), test, res.Verdict}
+}
+
+// claimDetails are the Markdown lines behind a claim's verdict.
+func claimDetails(s *Spec, res ClaimResult) []string {
+	c := res.Claim
+	out := []string{"", fmt.Sprintf("**%s** — %s (%s): %s", s.Name, c.Claim, c.Source, res.Verdict), ""}
+	for _, o := range res.Outcomes {
+		indent := ""
+		if o.Reading != "" {
+			out = append(out, "- under "+o.Reading+": "+o.Verdict)
+			indent = "  "
+		}
+		for _, d := range o.Details {
+			out = append(out, indent+"- "+mdEscape(strings.TrimLeft(d, " ")))
+		}
+		if len(o.Details) == 0 {
+			out = append(out, indent+"- "+o.Ours)
+		}
+	}
+	if c.Note != "" {
+		out = append(out, "", "Note: "+strings.Join(strings.Fields(c.Note), " "))
+	}
+	return out
+}
+
+// refStat is our statistic at a reference's configuration: the first
+// configuration (in sweep order) with the reference's values that has
+// its metric.
+func refStat(ref *Reference, data Data) (Stat, bool) {
+	for _, cf := range data.Configs() {
+		if !ref.matches(&Agg{Metric: ref.Metric, Params: cf.Params}) {
+			continue
+		}
+		if st := data.Stat(cf.Index, ref.Metric); st.N > 0 {
+			return st, true
+		}
+	}
+	return Stat{}, false
+}
+
+// Reference classes.
+const (
+	RefWithin   = "paper's number within our 95% CI"
+	RefSameSign = "same sign, outside our 95% CI"
+	RefOpposite = "opposite sign, outside our 95% CI"
+)
+
+// refRow is a paper number's row, whether it ran, and its class.
+func refRow(s *Spec, ref *Reference, data Data) ([]string, bool, string) {
+	st, ok := refStat(ref, data)
+	if !ok {
+		return nil, false, NotRun
+	}
+	var parts []string
+	for _, key := range sortedKeys(ref.Where) {
+		parts = append(parts, shortName(key)+"="+FormatValue(ref.Where[key]))
+	}
+	h := st.HalfWidth()
+	ours := fmt.Sprintf("%s ± %s (n=%d)", num(st.Mean), num(h), st.N)
+	eff := "–"
+	if ref.Value != 0 {
+		e := (st.Mean - ref.Value) / math.Abs(ref.Value)
+		eff = signed(e)
+		if !math.IsNaN(h) {
+			eff += " ± " + pct(h/math.Abs(ref.Value))
+		}
+	}
+	var class string
+	switch {
+	case math.IsNaN(h):
+		class = NotEnough
+	case math.Abs(st.Mean-ref.Value) <= h:
+		class = RefWithin
+	case (st.Mean > 0) == (ref.Value > 0):
+		class = RefSameSign
+	default:
+		class = RefOpposite
+	}
+	return []string{s.Name, ref.Source, s.metricInfo(ref.Metric).Name + " at " + strings.Join(parts, ", "),
+		strconv.FormatFloat(ref.Value, 'g', -1, 64), ours, eff, "CI of our mean, n=" + strconv.Itoa(st.N), class}, true, class
+}
+
+// ReproductionReadme is where the rules and the sign convention are
+// defined (relative to a table's folder).
+const ReproductionReadme = "../README.md"
+
+// Markdown renders the table as a Markdown document: what it was made
+// from (scale, runs, code identity, date of the aggregates), the table,
+// and the points behind each verdict.
+func (rt ReproTable) Markdown() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# Seed %s: reproduction table (%s scale)\n\n", rt.Seed, scaleName(rt.Scale))
+	fmt.Fprintf(&b, "Generated by `gridsched verdicts` from the compact aggregates in `data/` (one file per experiment, written from the result stores by `gridsched verdicts export`); do not edit by hand. "+
+		"The verdict rules, the sign convention — relative effect = (subject − base) / |base|, for a trend (last − first) / |first| — and the aggregates' format are defined in [the reproduction README](%s).\n\n", ReproductionReadme)
+	b.WriteString("| experiment | label | runs | code | aggregates written | spec |\n| --- | --- | --- | --- | --- | --- |\n")
+	runs := 0
+	for _, e := range rt.Experiments {
+		runs += e.Info.Runs
+		spec := "as run"
+		if h := e.Spec.Hash(); e.Info.SpecHash != "" && h != e.Info.SpecHash {
+			spec = fmt.Sprintf("changed since these runs (runs %s, spec now %s): re-run", e.Info.SpecHash, h)
+		}
+		fmt.Fprintf(&b, "| %s |\n", strings.Join([]string{mdCell(e.Spec.Name), scaleName(e.Info.Label), commas(e.Info.Runs), mdCell(e.Info.Code), orDefault(e.Info.Date, "–"), spec}, " | "))
+	}
+	fmt.Fprintf(&b, "\n%d %s, %s runs. %s\n\n", len(rt.Experiments), plural(len(rt.Experiments), "experiment", "experiments"), commas(runs), rt.tally())
+	b.WriteString("| " + strings.Join(rt.Table.Columns, " | ") + " |\n")
+	b.WriteString("|" + strings.Repeat(" --- |", len(rt.Table.Columns)) + "\n")
+	for _, r := range rt.Table.Rows {
+		cs := make([]string, len(r))
+		for i, c := range r {
+			cs[i] = mdCell(c)
+		}
+		b.WriteString("| " + strings.Join(cs, " | ") + " |\n")
+	}
+	if len(rt.Details) > 0 {
+		b.WriteString("\n## The points behind each verdict\n")
+		for _, d := range rt.Details {
+			b.WriteString(d + "\n")
+		}
+	}
+	return b.String()
+}
+
+// tally counts the claims by verdict (each reading counted once per
+// claim: the combined verdict's classes) and the paper numbers by class.
+func (rt ReproTable) tally() string {
+	count := map[string]int{}
+	for _, r := range rt.Claims {
+		classes := map[string]bool{}
+		for _, o := range r.Outcomes {
+			classes[o.Class] = true
+		}
+		if len(classes) == 1 {
+			count[r.Outcomes[0].Class]++
+		} else {
+			count["depends on the reading"]++
+		}
+	}
+	var parts []string
+	for _, k := range []string{Agrees, DifferentSize, Partly, Negligible, NoDifference, Disagrees, Mixed, "depends on the reading", NotEnough, NotRun} {
+		if count[k] > 0 {
+			parts = append(parts, fmt.Sprintf("%s %d", k, count[k]))
+		}
+	}
+	out := fmt.Sprintf("Claims (%d): %s.", len(rt.Claims), orDefault(strings.Join(parts, ", "), "none"))
+	nrefs := 0
+	var rp []string
+	for _, k := range []string{RefWithin, RefSameSign, RefOpposite, NotEnough, NotRun} {
+		if n := rt.refCounts[k]; n > 0 {
+			nrefs += n
+			rp = append(rp, fmt.Sprintf("%s %d", k, n))
+		}
+	}
+	if nrefs > 0 {
+		out += fmt.Sprintf(" Paper numbers (%d): %s.", nrefs, strings.Join(rp, ", "))
+	}
+	return out
+}
+
+// Summary is the seed's verdict summary for the top of its doc (at most
+// a screen): claim, paper, ours, verdict per reading. tables is the
+// tables' folder relative to the doc.
+func (rt ReproTable) Summary(tables string) string {
+	var b strings.Builder
+	runs := 0
+	for _, e := range rt.Experiments {
+		runs += e.Info.Runs
+	}
+	fmt.Fprintf(&b, "**What our runs say, claim by claim** (%s scale: %d %s, %s runs; every point, test and note in [the reproduction table](%s/reproduction-seed%s.md); the rules and the sign convention, relative effect = (subject − base) / |base|, in [the reproduction README](%s)). %s\n",
+		scaleName(rt.Scale), len(rt.Experiments), plural(len(rt.Experiments), "experiment", "experiments"), commas(runs), tables, rt.Seed, path.Join(path.Dir(tables), "README.md"), rt.tally())
+	if rt.Scale != "paper" {
+		b.WriteString("\n*These are the reduced-scale (" + scaleName(rt.Scale) + ") verdicts: the paper-scale aggregates of this seed are not committed yet.*\n")
+	}
+	head := "\n| where | claim | paper | ours | verdict |\n| --- | --- | --- | --- | --- |\n"
+	b.WriteString(head)
+	for i, r := range rt.Claims {
+		if i == SummaryRows && len(rt.Claims) > SummaryRows {
+			// At most a screen: the rest folded.
+			fmt.Fprintf(&b, "\n<details><summary>%d more claims</summary>\n%s", len(rt.Claims)-SummaryRows, head)
+		}
+		c := r.Claim
+		var effects []string
+		for _, o := range r.Outcomes {
+			e := o.Effect
+			if len(r.Outcomes) > 1 {
+				e = o.Reading + ": " + e
+			}
+			effects = append(effects, e)
+		}
+		claim := c.Claim
+		if c.Inferred {
+			claim += " (inferred)"
+		}
+		fmt.Fprintf(&b, "| %s |\n", strings.Join([]string{mdCell(c.Source), mdCell(claim), mdCell(orDefault(c.Paper, "–")), mdCell(strings.Join(effects, "; ")), mdCell(r.Verdict)}, " | "))
+	}
+	if len(rt.Claims) > SummaryRows {
+		b.WriteString("\n</details>\n")
+	}
+	return b.String()
+}
+
+// SummaryRows is the number of claims a seed doc's summary shows before
+// folding the rest (at most a screen).
+const SummaryRows = 30
+
+func scaleName(label string) string {
+	if label == "" {
+		return "default"
+	}
+	return label
+}
+
+// mdCell makes a table cell: one line, pipes escaped.
+func mdCell(s string) string {
+	return strings.ReplaceAll(strings.Join(strings.Fields(s), " "), "|", "\\|")
+}
+
+// mdEscape keeps a detail line on one line.
+func mdEscape(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// commas writes n with thousands separators: 12,345.
+func commas(n int) string {
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
