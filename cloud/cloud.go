@@ -15,7 +15,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"slices"
 	"sort"
 
 	"github.com/gridsched/gridsched/model"
@@ -120,6 +119,10 @@ func (p *Params) Check(maxSize int) error {
 		return fmt.Errorf("release_hold: want migrating, starving or none, got %q", p.ReleaseHold)
 	case p.BootMax < p.BootMin || p.BootMin < 0:
 		return fmt.Errorf("boot_min, boot_max: need 0 <= boot_min <= boot_max, got %g, %g", p.BootMin, p.BootMax)
+	case p.MaxVMs > model.MaxNodes:
+		return fmt.Errorf("max_vms: %d VMs is over the limit of %d (raise it with --max-nodes)", p.MaxVMs, model.MaxNodes)
+	case p.FixedVMs > model.MaxNodes:
+		return fmt.Errorf("fixed_vms: %d VMs is over the limit of %d (raise it with --max-nodes)", p.FixedVMs, model.MaxNodes)
 	case p.MaxVMs > 0 && p.MaxVMs < maxSize:
 		return fmt.Errorf("max_vms: %d cannot hold a job of %d tasks", p.MaxVMs, maxSize)
 	case p.FixedVMs > 0 && p.MaxVMs > 0:
@@ -207,6 +210,7 @@ type Sim struct {
 	rbuf  []*VM // buffers reused between calls
 	obuf  []*Job
 	lbuf  []loaded
+	cbuf  []int  // dispatch's load counts
 	disp  []*Job // dispatcher queue
 	wait  []*Job // queued jobs, arrival order
 	starv []*Job // starving jobs, by crossing time
@@ -451,20 +455,14 @@ func (s *Sim) dispatch() {
 			ls = append(ls, loaded{load(v), v})
 		}
 		s.lbuf = ls
-		slices.SortFunc(ls, func(a, b loaded) int {
-			if a.n != b.n {
-				return a.n - b.n
-			}
-			return a.v.ID - b.v.ID
-		})
 		j.VMs = j.VMs[:0]
 		j.dispatched = s.now
 		j.ahead = 0
-		for _, x := range ls[:j.Size] {
+		s.cbuf = shortest(ls, j.Size, s.cbuf, func(x loaded) {
 			j.ahead = max(j.ahead, x.n)
 			enqueue(x.v, j)
 			j.VMs = append(j.VMs, x.v.ID)
-		}
+		})
 		sort.Ints(j.VMs)
 		j.state = jQueued
 		s.nQueued++
@@ -480,6 +478,42 @@ func (s *Sim) dispatch() {
 type loaded struct {
 	n int
 	v *VM
+}
+
+// shortest calls f, in id order, for the k VMs of ls (in id order) with
+// the smallest (load, id): every VM below the k-th smallest load and the
+// first ones at that load. It counts loads instead of sorting every ready
+// VM per dispatched job (issue 30); cnt is scratch space, returned for
+// reuse. The ready VMs are in id order because the pool is: ids grow with
+// every lease and releases keep the order.
+func shortest(ls []loaded, k int, cnt []int, f func(loaded)) []int {
+	most := 0
+	for _, x := range ls {
+		most = max(most, x.n)
+	}
+	if cap(cnt) < most+1 {
+		cnt = make([]int, most+1, 2*(most+1))
+	}
+	cnt = cnt[:most+1]
+	clear(cnt)
+	for _, x := range ls {
+		cnt[x.n]++
+	}
+	at, below := 0, 0 // the k-th smallest load, VMs below it
+	for below+cnt[at] < k {
+		below += cnt[at]
+		at++
+	}
+	take := k - below // VMs at that load to take
+	for _, x := range ls {
+		if x.n < at || x.n == at && take > 0 {
+			if x.n == at {
+				take--
+			}
+			f(x)
+		}
+	}
+	return cnt
 }
 
 func load(v *VM) int {

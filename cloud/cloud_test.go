@@ -585,3 +585,35 @@ func TestALFOffLeasesOnlyForSize(t *testing.T) {
 		t.Errorf("alf 1: %d VMs at most, want more than the largest job's 8", r.MaxVMs)
 	}
 }
+
+// TestPropertyShortestEqualsSort: dispatch's counting selection picks the
+// VMs that sorting every ready VM by (load, id) put first (issue 30).
+func TestPropertyShortestEqualsSort(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		n := rapid.IntRange(1, 80).Draw(t, "vms")
+		var ls []loaded
+		id := 0
+		for range n {
+			id += rapid.IntRange(1, 3).Draw(t, "id-step")
+			ls = append(ls, loaded{rapid.IntRange(0, 12).Draw(t, "load"), &VM{ID: id}})
+		}
+		k := rapid.IntRange(1, n).Draw(t, "k")
+		sorted := slices.Clone(ls)
+		slices.SortFunc(sorted, func(a, b loaded) int {
+			if a.n != b.n {
+				return a.n - b.n
+			}
+			return a.v.ID - b.v.ID
+		})
+		var want []int
+		for _, x := range sorted[:k] {
+			want = append(want, x.v.ID)
+		}
+		slices.Sort(want)
+		var got []int
+		shortest(ls, k, nil, func(x loaded) { got = append(got, x.v.ID) })
+		if !slices.Equal(got, want) {
+			t.Fatalf("picked %v, sorting picks %v", got, want)
+		}
+	})
+}

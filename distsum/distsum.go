@@ -5,7 +5,9 @@
 package distsum
 
 import (
+	"math"
 	"slices"
+	"unsafe"
 
 	"gonum.org/v1/gonum/stat"
 )
@@ -22,14 +24,84 @@ type Summary struct {
 // Of summarises x, sorting it in place. Quantiles are empirical: the
 // smallest sample value with at least that fraction of the sample at or
 // below it.
+//
+// The mean is summed over the sorted sample (gonum's sum is
+// order-dependent in the last bits), so quantiles found by selection
+// would change the mean's printed digits; a large sample is sorted by
+// radix instead (issue 30: O(n), a third of the comparison sort's time on
+// a run's 10⁵–10⁶ waits), into the same order.
 func Of(x []float64) Summary {
 	if len(x) == 0 {
 		return Summary{}
 	}
-	slices.Sort(x)
+	Sort(x)
 	return Summary{
 		Min: x[0], Max: x[len(x)-1], Mean: stat.Mean(x, nil),
 		Median: stat.Quantile(0.5, stat.Empirical, x, nil),
 		P95:    stat.Quantile(0.95, stat.Empirical, x, nil),
+	}
+}
+
+// radixMin is the sample size from which Sort sorts by radix.
+const radixMin = 2048
+
+// Sort sorts x in increasing order, as slices.Sort does: a sample of
+// radixMin values or more without NaN by an LSD radix sort over the
+// float's bits (eight passes of a byte, a pass skipped where every value
+// has the same byte), the rest by slices.Sort. Values that compare equal
+// have the same bits except −0 and +0, which the radix sort puts in that
+// order.
+func Sort(x []float64) {
+	if len(x) < radixMin {
+		slices.Sort(x)
+		return
+	}
+	// The keys live in x itself: the float's bits, the sign flipped for
+	// positive values and every bit for negative ones, order as unsigned
+	// integers as the floats do.
+	for _, v := range x {
+		if v != v {
+			slices.Sort(x) // NaN: slices.Sort's order (first)
+			return
+		}
+	}
+	keys := unsafe.Slice((*uint64)(unsafe.Pointer(&x[0])), len(x))
+	for i, v := range x {
+		b := math.Float64bits(v)
+		if b>>63 == 1 {
+			b = ^b
+		} else {
+			b |= 1 << 63
+		}
+		keys[i] = b
+	}
+	src, dst := keys, make([]uint64, len(x))
+	for shift := 0; shift < 64; shift += 8 {
+		var count [256]int
+		for _, k := range src {
+			count[byte(k>>shift)]++
+		}
+		if count[byte(src[0]>>shift)] == len(src) {
+			continue
+		}
+		pos := 0
+		for i, c := range count {
+			count[i] = pos
+			pos += c
+		}
+		for _, k := range src {
+			b := byte(k >> shift)
+			dst[count[b]] = k
+			count[b]++
+		}
+		src, dst = dst, src
+	}
+	for i, k := range src {
+		if k>>63 == 1 {
+			k &^= 1 << 63
+		} else {
+			k = ^k
+		}
+		keys[i] = k // src may be keys itself: each element is read before written
 	}
 }

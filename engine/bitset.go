@@ -153,3 +153,14 @@ func (b *bitset) clearRange(lo, hi int) { rangeMask(lo, hi, b.clearMask) }
 
 // setRange sets bits [lo, hi).
 func (b *bitset) setRange(lo, hi int) { rangeMask(lo, hi, b.setMask) }
+
+// allSet reports whether every bit in [lo, hi) is set, a word at a time.
+func (b *bitset) allSet(lo, hi int) bool {
+	ok := true
+	rangeMask(lo, hi, func(w int, m uint64) {
+		if b.lv[0][w]&m != m {
+			ok = false
+		}
+	})
+	return ok
+}

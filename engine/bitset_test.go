@@ -59,6 +59,15 @@ func TestBitsetMatchesNaive(t *testing.T) {
 			if got := b.nextWord(q >> 6); got != wantW {
 				t.Fatalf("nextWord(%d) = %d, want %d", q>>6, got, wantW)
 			}
+			a := rapid.IntRange(0, len(ref)-1).Draw(t, "a")
+			z := rapid.IntRange(a, min(len(ref), a+300)).Draw(t, "z")
+			all := true
+			for k := a; k < z; k++ {
+				all = all && ref[k]
+			}
+			if got := b.allSet(a, z); got != all {
+				t.Fatalf("allSet(%d, %d) = %v, want %v", a, z, got, all)
+			}
 		}
 	})
 }
@@ -73,5 +82,19 @@ func TestAllocString(t *testing.T) {
 	b := Alloc{{First: 0, Count: 2, PEs: 4}, {First: 2, Count: 1, PEs: 1}}
 	if got := b.String(); got != "0-2" || b.PEs() != 9 {
 		t.Fatalf("%q %d", got, b.PEs())
+	}
+}
+
+// TestFill: fill sets every element, whatever the length (the doubling
+// copy's last step is partial).
+func TestFill(t *testing.T) {
+	for n := 0; n <= 200; n++ {
+		s := make([]int32, n+2)
+		fill(s[1:n+1], 7)
+		for k, v := range s {
+			if want := int32(7); (k == 0 || k == n+1) && v != 0 || k > 0 && k <= n && v != want {
+				t.Fatalf("n %d: s[%d] = %d", n, k, v)
+			}
+		}
 	}
 }

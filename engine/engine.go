@@ -738,10 +738,7 @@ func (e *Engine) release(j *Job, st State) {
 	for _, s := range j.Alloc {
 		if s.PEs == e.uniformPEs && e.down == 0 {
 			// Whole nodes, all up: they become entirely free.
-			free := e.free[s.First : s.First+s.Count]
-			for k := range free {
-				free[k] = s.PEs
-			}
+			fill(e.free[s.First:s.First+s.Count], s.PEs)
 			e.freeSet.setRange(int(s.First), int(s.First+s.Count))
 			e.freePEs += int(s.Count) * int(s.PEs)
 			continue
@@ -777,6 +774,19 @@ func (e *Engine) release(j *Job, st State) {
 	j.State = st
 	for _, o := range e.obs {
 		o.JobStopped(e.now, j)
+	}
+}
+
+// fill sets every element of dst to v, doubling a filled prefix with copy
+// (memmove) instead of storing element by element: a whole-node span of
+// a wide job on a large platform is tens of thousands of nodes (issue 30).
+func fill(dst []int32, v int32) {
+	if len(dst) == 0 {
+		return
+	}
+	dst[0] = v
+	for k := 1; k < len(dst); k *= 2 {
+		copy(dst[k:], dst[:k])
 	}
 }
 

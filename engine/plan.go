@@ -36,9 +36,17 @@ func (p *Plan) Start(j *Job, a Alloc) error {
 		if s.First <= prev || s.Count <= 0 || s.PEs <= 0 || int(s.First)+int(s.Count) > len(e.specs) {
 			return p.invalid("start job %d: malformed allocation %v (spans must be non-empty, in range and increasing)", j.ID, a)
 		}
+		// Single-processor nodes: a node is up with its processor free
+		// exactly when its bit of the free set is, so the span is checked
+		// 64 nodes at a time (issue 30); the loop below then only runs to
+		// name the node that is not.
+		wholeFree := s.PEs == 1 && e.uniformPEs == 1 && e.freeSet.allSet(int(s.First), int(s.First+s.Count))
 		free := e.free[s.First : s.First+s.Count]
 		up := e.up[s.First : s.First+s.Count]
 		for k := range free {
+			if wholeFree {
+				break
+			}
 			if free[k] < s.PEs || !up[k] {
 				n := int(s.First) + k
 				if !up[k] {

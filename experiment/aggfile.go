@@ -147,12 +147,12 @@ func BuildAggregates(s *Spec, rows []Row, info AggInfo) *AggFile {
 }
 
 // AggInfoOf is the header of a store's aggregates: its experiment,
-// label and spec hash, the code identity it records (else the running
+// label and spec hash, the code identities its runs record (else the running
 // binary's), and today's date.
 func AggInfoOf(st *Store, s *Spec) AggInfo {
-	code := st.meta("code")
-	if code == "" {
-		code = st.meta("code_identity")
+	code := strings.Join(st.Codes, ", ")
+	if len(st.Codes) > 1 {
+		code += " (runs of several code identities: --allow-code-change)"
 	}
 	if code == "" {
 		code = buildinfo.Identity() + " (exporter; the store records none)"

@@ -1,6 +1,7 @@
 package experiment
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"hash/fnv"
@@ -37,6 +38,39 @@ type Config struct {
 	Index  int
 	ID     string // "key=value,key=value", stable across runs and machines
 	Params []Param
+	// Canon is the canonical configuration (Canonical), made with the
+	// configuration.
+	Canon string
+}
+
+// Canonical is the configuration's identity in a store: its parameters
+// sorted by key, each value in canonical JSON (`policy="easy",x=1`), so
+// that a run is keyed by what it simulates, not by how its name is
+// displayed: 1 and 1.0 are one value, the text "1" another.
+func (c *Config) Canonical() string {
+	if c.Canon != "" {
+		return c.Canon
+	}
+	ps := slices.Clone(c.Params)
+	slices.SortStableFunc(ps, func(a, b Param) int { return strings.Compare(a.Key, b.Key) })
+	parts := make([]string, len(ps))
+	for i, p := range ps {
+		parts[i] = p.Key + "=" + CanonicalValue(p.Value)
+	}
+	if len(parts) == 0 {
+		return "default"
+	}
+	return strings.Join(parts, ",")
+}
+
+// CanonicalValue is a parameter value in canonical JSON (numbers in their
+// shortest form, mappings with sorted keys), or its YAML flow form when
+// JSON cannot hold it.
+func CanonicalValue(v any) string {
+	if b, err := json.Marshal(v); err == nil {
+		return string(b)
+	}
+	return FormatValue(v)
 }
 
 // Param returns the value of key in c, formatted, or "".
@@ -156,6 +190,7 @@ func configAt(dims []dimension, i int) Config {
 	if c.ID == "" {
 		c.ID = "default"
 	}
+	c.Canon = c.Canonical()
 	return c
 }
 
@@ -268,7 +303,7 @@ func RunSeed(specSeed uint64, rep int) uint64 {
 
 // NewRun makes replication rep of configuration c.
 func (s *Spec) NewRun(c *Config, rep int) Run {
-	return Run{Config: c, Rep: rep, Seed: RunSeed(s.Seed, rep), Key: fmt.Sprintf("%s#%d", c.ID, rep)}
+	return Run{Config: c, Rep: rep, Seed: RunSeed(s.Seed, rep), Key: c.Canonical() + "#" + strconv.Itoa(rep)}
 }
 
 // TracesDir is where trace names of specs are looked up: the
@@ -344,49 +379,54 @@ func (s *Spec) resolvePath(name string, trace bool) string {
 	return name
 }
 
+// CheckRecords is how many records of each trace CheckFiles reads.
+const CheckRecords = 1000
+
 // CheckFiles resolves every file the configurations read (traces,
-// platform files, trees) and parses each platform file once: run it
-// before creating a result store, so a missing trace fails the start
-// instead of a run halfway through.
+// platform files, the files of systems' sections such as a hierarchy's
+// tree) and parses each platform file once: run it before creating a
+// result store, so a missing trace fails the start instead of a run
+// halfway through. The files are found from the spec and its grid and
+// zip values, without resolving each configuration (a 10^5-configuration
+// grid is checked in a moment) and reads the header and first
+// CheckRecords records of each trace; errors name the file's position in
+// the spec when the spec was read from a file.
 func (s *Spec) CheckFiles() error {
 	if s.schema != nil { // the files the spec names, at their positions
 		if errs := s.fileErrors(s.schema); len(errs) > 0 {
 			return errors.Join(errs...)
 		}
 	}
-	var errs []error
-	seen := map[string]bool{}
-	once := func(key string, f func() error) {
-		if seen[key] {
-			return
-		}
-		seen[key] = true
-		if err := f(); err != nil {
-			errs = append(errs, err)
-		}
+	ins, err := s.inputRefs()
+	if err != nil {
+		return err
 	}
-	for c := range s.ConfigSeq() {
-		rc, err := c.Resolve(s)
-		if err != nil {
-			errs = append(errs, fmt.Errorf("configuration %s: %w", c.ID, err))
+	var errs []error
+	for _, in := range ins {
+		if in.Role == "trace" {
+			p, err := s.FindTrace(in.Name)
+			if err == nil {
+				// Its first records, cheaply: a file in the wrong format or
+				// malformed from the start fails here, before the store.
+				_, err = workload.Load(p, workload.Rules{}, workload.Transform{First: CheckRecords})
+			}
+			if err != nil {
+				errs = append(errs, err)
+			}
 			continue
 		}
-		if t := rc.Workload.Trace; t != "" {
-			once("trace|"+t, func() error { _, err := s.FindTrace(t); return err })
+		if !fileExists(in.Path) {
+			errs = append(errs, fmt.Errorf("%s: %s: no such file", in.Role, in.Name))
+			continue
 		}
-		if f, ok := rc.Workload.Params["trace"].(string); ok && rc.Workload.Model == "trace-reservations" && f != "" {
-			once("trace|"+f, func() error { _, err := s.FindTrace(f); return err })
-		}
-		if f := rc.Platform.File; f != "" {
-			once("platform|"+f, func() error {
-				p := s.resolvePath(f, false)
-				data, err := os.ReadFile(p)
-				if err != nil {
-					return fmt.Errorf("platform.file: %w", err)
-				}
-				_, err = model.ParsePlatform(p, data)
-				return err
-			})
+		if in.Role == "platform" {
+			data, err := os.ReadFile(in.Path)
+			if err == nil {
+				_, err = model.ParsePlatform(in.Path, data)
+			}
+			if err != nil {
+				errs = append(errs, fmt.Errorf("platform.file: %w", err))
+			}
 		}
 	}
 	return errors.Join(errs...)

@@ -3,6 +3,8 @@ package experiment
 import (
 	"strings"
 	"testing"
+
+	"github.com/gridsched/gridsched/internal/testenv"
 )
 
 // FuzzSpec: a spec never panics the reader (a tag on a list once did,
@@ -18,6 +20,9 @@ func FuzzSpec(f *testing.F) {
 	f.Add([]byte("name: x\npolicies: !foo bar\n"))
 	f.Add([]byte("name: x\nzip:\n  a: &a [1,1]\n  b: [*a,*a]\n"))
 	f.Add([]byte(readingsSpec))
+	for _, sp := range testenv.IntegerSpellings { // every YAML integer spelling
+		f.Add([]byte("name: x\nworkload: {model: lublin, jobs: " + sp.Text + "}\nplatform: {nodes: " + sp.Text + ", pes: " + sp.Text + "}\npolicies: [easy]\nreplications: {count: " + sp.Text + "}\nmetrics: [mean_wait]\ninstability: {delay: " + sp.Text + "}\n"))
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		s, err := Parse("fuzz.yaml", data, "")
 		if err != nil {

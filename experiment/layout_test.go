@@ -2,6 +2,7 @@ package experiment
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -36,6 +37,12 @@ references:
 `
 
 func fakeRows(s *Spec) []Row {
+	return fakeRowsOf(s, func(i, r int) map[string]float64 { return map[string]float64{"mean_wait": float64(10*i + r)} })
+}
+
+// fakeRowsOf are two replications of every configuration of s, with the
+// metrics of configuration i, replication r.
+func fakeRowsOf(s *Spec, metrics func(i, r int) map[string]float64) []Row {
 	var rows []Row
 	for i, c := range s.Configs() {
 		params := map[string]string{}
@@ -43,8 +50,7 @@ func fakeRows(s *Spec) []Row {
 			params[p.Key] = FormatValue(p.Value)
 		}
 		for r := 0; r < 2; r++ {
-			rows = append(rows, Row{Key: fmt.Sprint(i, r), ConfigIndex: i, ConfigID: fmt.Sprint(i), Params: params, Rep: r,
-				Metrics: map[string]float64{"mean_wait": float64(10*i + r)}})
+			rows = append(rows, Row{Key: fmt.Sprint(i, r), ConfigIndex: i, ConfigID: fmt.Sprint(i), Params: params, Rep: r, Metrics: metrics(i, r)})
 		}
 	}
 	return rows
@@ -74,9 +80,9 @@ func TestZipIsOneAxis(t *testing.T) {
 		if f.YLabel != "mean wait (s)" || f.XLabel != "nodes" {
 			t.Errorf("%s: labels %q, %q", f.Name, f.XLabel, f.YLabel)
 		}
-		for _, line := range []string{"fcfs, overrun kill", "easy, overrun extend"} {
-			if !strings.Contains(string(f.SVG), line) {
-				t.Errorf("%s: no line %q", f.Name, line)
+		for _, line := range []string{"ours: fcfs, overrun rule = kill", "ours: easy, overrun rule = extend"} {
+			if !slices.Contains(f.Legend, line) {
+				t.Errorf("%s: no line %q in %q", f.Name, line, f.Legend)
 			}
 		}
 		refs += f.Refs

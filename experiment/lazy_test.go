@@ -34,6 +34,7 @@ func cartesian(s *Spec) []Config {
 		if configs[i].ID == "" {
 			configs[i].ID = "default"
 		}
+		configs[i].Canon = configs[i].Canonical()
 	}
 	return configs
 }

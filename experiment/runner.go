@@ -5,6 +5,7 @@ import (
 	"math"
 	"runtime"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 )
@@ -120,6 +121,18 @@ func Sweep(s *Spec, st *Store, o Options) (Summary, error) {
 			mine = append(mine, &c)
 		}
 	}
+	// The runs of this shard's configurations already stored.
+	ours := make(map[string]bool, len(mine))
+	for _, c := range mine {
+		ours[c.Canonical()] = true
+	}
+	for k := range done {
+		if i := strings.LastIndexByte(k, '#'); i >= 0 && ours[k[:i]] {
+			sum.AlreadyDone++
+		}
+	}
+	plan.Adaptive = true
+	plan.Replications, plan.MaxReplications = s.Replications.Min, s.Replications.Max
 	for {
 		values, err := ex.metricValues(s.Replications.Metric)
 		if err != nil {
@@ -136,14 +149,12 @@ func Sweep(s *Spec, st *Store, o Options) (Summary, error) {
 				todo = append(todo, r)
 			}
 		}
+		if o.Plan != nil && ex.rounds == 0 {
+			plan.AlreadyDone, plan.ToRun = sum.AlreadyDone, len(todo)
+			o.Plan(plan)
+		}
 		if len(todo) == 0 {
 			break
-		}
-		if o.Plan != nil && ex.rounds == 0 {
-			plan.Adaptive = true
-			plan.Replications, plan.MaxReplications = s.Replications.Min, s.Replications.Max
-			plan.AlreadyDone, plan.ToRun = len(done), len(todo)
-			o.Plan(plan)
 		}
 		n, err := ex.run(todo)
 		sum.Ran += n
@@ -330,7 +341,7 @@ func (ex *executor) run(runs []Run) (int, error) {
 		var ms []map[string]float64
 		for _, b := range batch {
 			if b.err != nil {
-				fail(fmt.Errorf("run %s: %w", b.run.Key, b.err))
+				fail(&RunError{Key: b.run.Key, Err: b.err})
 				continue
 			}
 			runs = append(runs, b.run)
@@ -373,6 +384,16 @@ func (ex *executor) run(runs []Run) (int, error) {
 	}
 	return n, first
 }
+
+// RunError is a run that failed: its configuration could not be
+// simulated (the sweep stops at the first).
+type RunError struct {
+	Key string
+	Err error
+}
+
+func (e *RunError) Error() string { return "run " + e.Key + ": " + e.Err.Error() }
+func (e *RunError) Unwrap() error { return e.Err }
 
 // Agg is the aggregate of one metric over the replications of one
 // configuration.

@@ -356,11 +356,42 @@ func (s *Spec) validate(sc *yamlx.Schema) []error {
 	}
 	for _, k := range sortedKeys(s.Sections) {
 		if _, err := system.Prepare(map[string]any{k: system.CloneParams(s.Sections[k])}, func(f string) string { return s.resolvePath(f, false) }); err != nil {
-			bad(k, "%v", strings.TrimPrefix(err.Error(), k+": "))
+			// At the offending key's line and column when the message
+			// names it ("fixed_vms: …"), else at the section's.
+			errs = append(errs, sc.Locate(k, errors.New(strings.TrimPrefix(err.Error(), k+": "))))
 		}
 	}
-	if err := system.CheckNodeSelection(s.NodeSelect); err != nil {
+	// A node selection that needs a section (u, expected: an
+	// instability model) is refused here, not at the first run. A
+	// section is present in every configuration when the spec has it or
+	// a grid or zip parameter sets one of its values.
+	hasIn := func(key string) bool {
+		if has(key) {
+			return true
+		}
+		for _, part := range []map[string][]any{s.Grid, s.Zip} {
+			for k := range part {
+				if strings.HasPrefix(k, key+".") {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	if err := system.CheckNodeSelectionWith(s.NodeSelect, hasIn); err != nil {
 		bad("node_select", "%v", err)
+	}
+	for _, part := range []struct {
+		name string
+		m    map[string][]any
+	}{{"grid", s.Grid}, {"zip", s.Zip}} {
+		for i, v := range part.m["node_select"] {
+			if name, ok := v.(string); ok {
+				if err := system.CheckNodeSelectionWith(name, hasIn); err != nil {
+					bad(fmt.Sprintf("%s.node_select[%d]", part.name, i), "%v", err)
+				}
+			}
+		}
 	}
 	if s.Pairing != nil {
 		s.Pairing.validate(s, bad)
@@ -416,16 +447,20 @@ func (s *Spec) validate(sc *yamlx.Schema) []error {
 			bad("zip."+k, "%q is both a grid and a zip parameter: vary it in one of them", k)
 		}
 	}
-	for _, part := range []map[string][]any{s.Grid, s.Zip} {
-		for _, k := range sortedKeys(part) {
-			if len(part[k]) == 0 {
-				bad(k, "an empty list of values")
+	for _, part := range []struct {
+		name string
+		m    map[string][]any
+	}{{"grid", s.Grid}, {"zip", s.Zip}} {
+		for _, k := range sortedKeys(part.m) {
+			if len(part.m[k]) == 0 {
+				bad(part.name+"."+k, "an empty list of values")
 			}
 			if !knownParam(k) {
-				bad(k, "unknown parameter %q (vary policy, overrun, node_select, whole_nodes, workload.*, workload.params.*, platform.*, or a system's %s.*)", k, strings.Join(system.Sections(), ".*, "))
+				bad(part.name+"."+k, "unknown parameter %q (vary policy, overrun, node_select, whole_nodes, workload.*, workload.params.*, platform.*, or a system's %s.*)", k, strings.Join(system.Sections(), ".*, "))
 			}
 		}
 	}
+	s.duplicates(sc, bad)
 	for i, k := range s.Plot.Series {
 		if k != "policy" && s.Grid[k] == nil && s.Zip[k] == nil {
 			bad(fmt.Sprintf("plot.series[%d]", i), "%q is not policy or a grid or zip parameter", k)
@@ -489,26 +524,16 @@ func (s *Spec) validate(sc *yamlx.Schema) []error {
 	}
 	if len(errs) == 0 {
 		// Every configuration must build: catches model parameter errors.
-		// At most a few failing configurations are named.
-		// Plain workload and platform values were checked alone above,
-		// so configurations that differ only in them resolve alike: one
-		// of each group is resolved (a 10^5-configuration grid of plain
-		// values validates in a moment).
+		// At most a few failing configurations are named. Plain workload
+		// and platform values were checked alone above, so configurations
+		// that differ only in them resolve alike: one configuration of
+		// each combination of the other axes' values is resolved
+		// (resolveSample), without visiting the configurations in between.
 		const most = 5
 		failed := 0
-		groups := map[string]bool{}
-		for c := range s.ConfigSeq() {
-			var key []string
-			for _, p := range c.Params {
-				if !plainParam(p.Key) {
-					key = append(key, p.Key+"="+FormatValue(p.Value))
-				}
-			}
-			g := strings.Join(key, ",")
-			if groups[g] {
-				continue
-			}
-			groups[g] = true
+		dims := s.dimensions()
+		for _, i := range s.resolveSample() {
+			c := configAt(dims, i)
 			rc, err := c.Resolve(s)
 			if err == nil {
 				err = rc.checkRanges()
@@ -516,7 +541,7 @@ func (s *Spec) validate(sc *yamlx.Schema) []error {
 			if err != nil {
 				failed++
 				if failed <= most {
-					errs = append(errs, fmt.Errorf("%s: configuration %s: %w", sc.Source, c.ID, err))
+					errs = append(errs, s.locate(sc, &c, err))
 				}
 			}
 		}
@@ -525,6 +550,184 @@ func (s *Spec) validate(sc *yamlx.Schema) []error {
 		}
 	}
 	return errs
+}
+
+// locate places the error of configuration c at the value it is about
+// when it is a workload model's parameter ("MODEL: key: …"): the value in
+// the spec's workload.params, or in the grid or zip list that varies it;
+// else it names the spec and the configuration.
+func (s *Spec) locate(sc *yamlx.Schema, c *Config, err error) error {
+	fallback := fmt.Errorf("%s: configuration %s: %w", sc.Source, c.ID, err)
+	rc := RunConfig{Workload: s.Workload}
+	for _, p := range c.Params {
+		if p.Key == "workload.model" {
+			rc.Workload.Model, _ = p.Value.(string)
+		}
+	}
+	rest, ok := strings.CutPrefix(err.Error(), rc.Workload.Model+": ")
+	if rc.Workload.Model == "" || !ok {
+		return fallback
+	}
+	key, msg, ok := strings.Cut(rest, ": ")
+	if !ok || strings.ContainsAny(key, " ") {
+		return fallback
+	}
+	root := key
+	if i := strings.IndexAny(root, ".["); i >= 0 {
+		root = root[:i]
+	}
+	path := s.writtenAt("workload") + ".params." + key
+	for _, part := range []struct {
+		name string
+		m    map[string][]any
+	}{{s.writtenAt("grid"), s.Grid}, {s.writtenAt("zip"), s.Zip}} {
+		vals, varied := part.m["workload.params."+root]
+		if !varied {
+			continue
+		}
+		for i, v := range vals {
+			if CanonicalValue(v) == CanonicalValue(paramValue(c, "workload.params."+root)) {
+				path = fmt.Sprintf("%s.workload.params.%s[%d]", part.name, root, i)
+				msg = "configuration " + c.ID + ": " + key + ": " + msg
+				break
+			}
+		}
+	}
+	if p, ok := sc.Positions[path]; ok && p.Line > 0 {
+		return &yamlx.Issue{Source: sc.Source, Path: path, Pos: p, Msg: msg}
+	}
+	return fallback
+}
+
+// paramValue is the value c gives key (nil if none).
+func paramValue(c *Config, key string) any {
+	for _, p := range c.Params {
+		if p.Key == key {
+			return p.Value
+		}
+	}
+	return nil
+}
+
+// writtenAt is where the spec file writes one of its parts (workload,
+// platform, grid, zip, policies, replications): under labels.LABEL when
+// the label applied replaced it, for positions in messages.
+func (s *Spec) writtenAt(part string) string {
+	if s.Label == "" {
+		return part
+	}
+	l := s.Labels[s.Label]
+	replaced := map[string]bool{"workload": l.Workload != nil, "platform": l.Platform != nil, "grid": l.Grid != nil,
+		"zip": l.Zip != nil, "policies": l.Policies != nil, "replications": l.Replications != nil}
+	if replaced[part] {
+		return "labels." + s.Label + "." + part
+	}
+	return part
+}
+
+// FullResolveLimit is the most combinations of non-plain values (model
+// parameters, sections, policies, traces) validation resolves one by one;
+// beyond it, each value is resolved once, varied alone from the first
+// configuration, and a configuration that fails only in combination is
+// found by its run (the sweep then stops, and a plain rerun of the fixed
+// spec starts afresh).
+const FullResolveLimit = 4096
+
+// resolveSample lists the configurations validation resolves: one per
+// combination of the values of the axes that hold a non-plain parameter
+// (the others at their first value) while there are at most
+// FullResolveLimit combinations, else the first configuration and each
+// non-plain value varied alone.
+func (s *Spec) resolveSample() []int {
+	dims := s.dimensions()
+	stride := make([]int, len(dims))
+	st := 1
+	for d := len(dims) - 1; d >= 0; d-- {
+		stride[d] = st
+		st *= len(dims[d].values)
+	}
+	var np []int
+	groups := 1
+	for d, dim := range dims {
+		for _, k := range dim.keys {
+			if !plainParam(k) {
+				np = append(np, d)
+				if groups <= FullResolveLimit {
+					groups *= len(dim.values)
+				}
+				break
+			}
+		}
+	}
+	out := []int{0}
+	if groups <= FullResolveLimit {
+		out = out[:0]
+		for g := 0; g < groups; g++ {
+			idx, r := 0, g
+			for j := len(np) - 1; j >= 0; j-- {
+				n := len(dims[np[j]].values)
+				idx += (r % n) * stride[np[j]]
+				r /= n
+			}
+			out = append(out, idx)
+		}
+		return out
+	}
+	for _, d := range np {
+		for v := 1; v < len(dims[d].values); v++ {
+			out = append(out, v*stride[d])
+		}
+	}
+	return out
+}
+
+// duplicates reports every value given twice in a grid list, a zip
+// tuple given twice and a policy listed twice: each configuration with it
+// would run twice and be stored once (the store keys a run by its
+// canonical configuration), so the sweep would say it ran more runs than
+// it stored. Errors point at the second occurrence and name the first.
+func (s *Spec) duplicates(sc *yamlx.Schema, bad func(path, format string, args ...any)) {
+	where := func(path string) string {
+		if p, ok := sc.Positions[path]; ok && p.Line > 0 {
+			return fmt.Sprintf("%s, line %d column %d", path, p.Line, p.Column)
+		}
+		return path
+	}
+	check := func(values []string, path func(i int) string, what func(i int) string) {
+		seen := map[string]int{}
+		for i, v := range values {
+			if j, ok := seen[v]; ok {
+				bad(path(i), "%s is given twice (first at %s): each configuration with it would run twice and be stored once; give each value once", what(i), where(path(j)))
+				continue
+			}
+			seen[v] = i
+		}
+	}
+	grid := s.writtenAt("grid")
+	for _, k := range sortedKeys(s.Grid) {
+		vals := make([]string, len(s.Grid[k]))
+		for i, v := range s.Grid[k] {
+			vals[i] = CanonicalValue(v)
+		}
+		check(vals, func(i int) string { return fmt.Sprintf("%s.%s[%d]", grid, k, i) }, func(i int) string { return FormatValue(s.Grid[k][i]) })
+	}
+	if keys := sortedKeys(s.Zip); len(keys) > 0 {
+		zip := s.writtenAt("zip")
+		n := len(s.Zip[keys[0]])
+		tuples := make([]string, n)
+		for i := range n {
+			var parts []string
+			for _, k := range keys {
+				if i < len(s.Zip[k]) {
+					parts = append(parts, k+"="+CanonicalValue(s.Zip[k][i]))
+				}
+			}
+			tuples[i] = strings.Join(parts, ",")
+		}
+		check(tuples, func(i int) string { return fmt.Sprintf("%s.%s[%d]", zip, keys[0], i) }, func(i int) string { return "the zip tuple " + tuples[i] })
+	}
+	pol := s.writtenAt("policies")
+	check(s.Policies, func(i int) string { return fmt.Sprintf("%s[%d]", pol, i) }, func(i int) string { return "policy " + s.Policies[i] })
 }
 
 // Limits on the size of an experiment, refused by validation with the
@@ -553,6 +756,7 @@ const (
 // replications when it is above them).
 func SetLimits(jobs, runs int) {
 	MaxJobs, MaxRuns = jobs, runs
+	gen.MaxJobs = jobs
 	MaxConfigs = max(defaultMaxConfigs, runs)
 	MaxReplications = max(defaultMaxReps, runs)
 }

@@ -35,18 +35,8 @@ func (s *Spec) fileErrors(sc *yamlx.Schema) []error {
 			errs = append(errs, sc.At(path, "%v", err))
 		}
 	}
-	var l Labels
-	if s.Label != "" {
-		l = s.Labels[s.Label]
-	}
-	at := func(section string, replaced bool) string {
-		if replaced {
-			return "labels." + s.Label + "." + section
-		}
-		return section
-	}
 	varied := func(k string) bool { return s.Grid[k] != nil || s.Zip[k] != nil } // then the base value is never read
-	w := at("workload", l.Workload != nil)
+	w := s.writtenAt("workload")
 	if s.Workload.Model == "" && !varied("workload.trace") {
 		check(w+".trace", s.Workload.Trace, true)
 	}
@@ -54,12 +44,12 @@ func (s *Spec) fileErrors(sc *yamlx.Schema) []error {
 		check(w+".params.trace", f, true)
 	}
 	if !varied("platform.file") {
-		check(at("platform", l.Platform != nil)+".file", s.Platform.File, false)
+		check(s.writtenAt("platform")+".file", s.Platform.File, false)
 	}
 	for _, part := range []struct {
 		name string
 		m    map[string][]any
-	}{{at("grid", l.Grid != nil), s.Grid}, {at("zip", l.Zip != nil), s.Zip}} {
+	}{{s.writtenAt("grid"), s.Grid}, {s.writtenAt("zip"), s.Zip}} {
 		for _, k := range sortedKeys(part.m) {
 			trace := k == "workload.trace" || k == "workload.params.trace"
 			if !trace && k != "platform.file" {

@@ -6,11 +6,15 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
-	_ "modernc.org/sqlite" // the pure-Go SQLite driver, registered as "sqlite"
+	_ "modernc.org/sqlite"
+
+	"github.com/gridsched/gridsched/internal/buildinfo" // the pure-Go SQLite driver, registered as "sqlite"
 )
 
 // Store is the crash-safe result store: an SQLite file in WAL mode with
@@ -41,8 +45,25 @@ type Store struct {
 	// the hash must not depend on it), so the store keeps it in its meta
 	// table and StoredSpec puts it back.
 	Label string
+	// Format is the store's format: StoreFormat, or 1 for a store written
+	// before code identities and input contents were recorded (read by
+	// report and merge, never resumed).
+	Format int
+	// Code is the code identity the runs inserted now record
+	// (buildinfo.Identity); Codes every identity that wrote runs into the
+	// store, the first the one that made it (several only with
+	// --allow-code-change).
+	Code  string
+	Codes []string
+	// Version is the gridsched (buildinfo.Build) that made the store.
+	Version string
+	// Inputs are the files the experiment reads, with their content
+	// hashes when the store was made.
+	Inputs []Input
 
 	lastCheckpoint time.Time
+	commitMu       sync.Mutex // held by a commit and by Freeze
+	frozen         bool
 	writer         bool // opened by OpenStore: checkpointed at Close
 
 	insert *sql.Stmt      // the run insert, prepared once (InsertBatch)
@@ -52,6 +73,15 @@ type Store struct {
 // CheckpointEvery is the least time between two checkpoints of the
 // write-ahead log after group commits.
 var CheckpointEvery = 2 * time.Second
+
+// The store's marks in the SQLite header: PRAGMA application_id (which
+// application's file it is) and PRAGMA user_version (the format). A file
+// without them is not opened for writing: a store.db of another
+// application is refused untouched.
+const (
+	ApplicationID = 0x47534348 // "GSCH"
+	StoreFormat   = 2
+)
 
 // damaged explains an SQLite error that means the file is not a sound
 // store, naming the file and the ways out; other errors pass unchanged.
@@ -67,6 +97,8 @@ func damaged(path string, err error) error {
 }
 
 const schema = `
+PRAGMA application_id = 1196639048;
+PRAGMA user_version = 2;
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS runs (
 	run_key      TEXT PRIMARY KEY,
@@ -75,50 +107,256 @@ CREATE TABLE IF NOT EXISTS runs (
 	params       TEXT NOT NULL,
 	replication  INTEGER NOT NULL,
 	seed         TEXT NOT NULL,
-	metrics      TEXT NOT NULL
+	metrics      TEXT NOT NULL,
+	code         TEXT NOT NULL
 );`
 
-func openDB(path string) (*sql.DB, error) {
-	db, err := sql.Open("sqlite", "file:"+path+"?_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_pragma=busy_timeout(10000)")
+// dsn is the SQLite URI of path with the query q: characters that the
+// URI would read otherwise (?, #, %) are escaped.
+func dsn(path, q string) string {
+	esc := strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23").Replace(path)
+	return "file:" + esc + "?" + q
+}
+
+// openDB opens a store this process writes: a new one (create: the
+// format marks and tables are written) or one identify recognised.
+func openDB(path string, create bool) (*sql.DB, error) {
+	db, err := sql.Open("sqlite", dsn(path, "_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_pragma=busy_timeout(10000)"))
 	if err != nil {
 		return nil, err
 	}
 	db.SetMaxOpenConns(1)
-	if _, err := db.Exec(schema); err != nil {
+	q := `SELECT count(*) FROM sqlite_master`
+	if create {
+		q = schema
+	}
+	if _, err := db.Exec(q); err != nil {
 		db.Close()
 		return nil, damaged(path, err)
 	}
 	return db, nil
 }
 
+// openRO opens a store for reading only: nothing is written into it, and
+// it works on a read-only mount (there, where SQLite cannot make the
+// shared-memory file of the write-ahead log, the file is opened as
+// immutable: nothing can write to it there either).
+func openRO(path string) (*sql.DB, error) {
+	var last error
+	for _, q := range []string{"mode=ro&_pragma=busy_timeout(10000)", "mode=ro&immutable=1"} {
+		db, err := sql.Open("sqlite", dsn(path, q))
+		if err != nil {
+			return nil, err
+		}
+		db.SetMaxOpenConns(1)
+		var n int
+		if err = db.QueryRow(`SELECT count(*) FROM sqlite_master`).Scan(&n); err == nil {
+			return db, nil
+		}
+		db.Close()
+		last = err
+		if m := err.Error(); !strings.Contains(m, "unable to open") && !strings.Contains(m, "readonly") && !strings.Contains(m, "read-only") {
+			break
+		}
+	}
+	return nil, damaged(path, last)
+}
+
 // ErrStoreExists is returned when a store exists and resume was not asked.
 var ErrStoreExists = errors.New("result store exists")
 
+// ErrForeignStore is returned for a file that is not a gridsched result
+// store: it is refused untouched.
+var ErrForeignStore = errors.New("not a gridsched result store")
+
+// ErrChanged is returned when a store cannot go on with this experiment
+// as it is now: its inputs' contents or the code changed.
+var ErrChanged = errors.New("refusing to mix results")
+
+// identify reads, without writing anything, which store path is: its
+// format (StoreFormat, 1 for a store of an older gridsched), or
+// ErrForeignStore.
+func identify(path string) (int, error) {
+	db, err := openRO(path)
+	if err != nil {
+		return 0, err
+	}
+	defer db.Close()
+	var app, format int
+	if err := db.QueryRow(`PRAGMA application_id`).Scan(&app); err != nil {
+		return 0, damaged(path, err)
+	}
+	db.QueryRow(`PRAGMA user_version`).Scan(&format)
+	if app == ApplicationID {
+		if format > StoreFormat {
+			return 0, fmt.Errorf("%s: %w: made by a newer gridsched (store format %d, this one reads up to %d)", path, ErrForeignStore, format, StoreFormat)
+		}
+		return format, nil
+	}
+	var hash string
+	if app == 0 && db.QueryRow(`SELECT value FROM meta WHERE key = 'spec_hash'`).Scan(&hash) == nil {
+		var n int
+		if db.QueryRow(`SELECT count(*) FROM runs`).Scan(&n) == nil {
+			return 1, nil
+		}
+	}
+	var tables []string
+	if rows, err := db.Query(`SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name`); err == nil {
+		for rows.Next() {
+			var t string
+			rows.Scan(&t)
+			tables = append(tables, t)
+		}
+		rows.Close()
+	}
+	what := "an SQLite file with no tables"
+	if len(tables) > 0 {
+		what = "an SQLite file with tables " + strings.Join(tables, ", ")
+	}
+	return 0, fmt.Errorf("%s: %w (%s, application id %#x): gridsched writes only into stores it made; choose another --out, or move the file away", path, ErrForeignStore, what, app)
+}
+
+// peek reads a recognised store's number of runs and its stopped mark
+// (MarkStopped), without writing.
+func peek(path string) (runs int, stopped string, err error) {
+	db, err := openRO(path)
+	if err != nil {
+		return 0, "", err
+	}
+	defer db.Close()
+	if err := db.QueryRow(`SELECT count(*) FROM runs`).Scan(&runs); err != nil {
+		return 0, "", damaged(path, err)
+	}
+	db.QueryRow(`SELECT value FROM meta WHERE key = 'stopped'`).Scan(&stopped)
+	return runs, stopped, nil
+}
+
+// removeStore removes a store's files (store.db and its -wal and -shm).
+func removeStore(path string) error {
+	for _, ext := range []string{"", "-wal", "-shm"} {
+		if err := os.Remove(path + ext); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return err
+		}
+	}
+	return nil
+}
+
+// moveAside renames a store's files to the first free NAME-stopped-N.db
+// beside it and returns that path.
+func moveAside(path string) (string, error) {
+	base := strings.TrimSuffix(path, ".db")
+	for n := 1; ; n++ {
+		to := fmt.Sprintf("%s-stopped-%d.db", base, n)
+		if _, err := os.Stat(to); err == nil {
+			continue
+		}
+		for _, ext := range []string{"", "-wal", "-shm"} {
+			if err := os.Rename(path+ext, to+ext); err != nil && !errors.Is(err, os.ErrNotExist) {
+				return "", err
+			}
+		}
+		return to, nil
+	}
+}
+
+// StoreOptions say how OpenStoreWith treats an existing store.
+type StoreOptions struct {
+	// Resume continues an existing store of the same experiment (same
+	// spec, same input contents, same code).
+	Resume bool
+	// AllowCodeChange lets a resume continue a store made by other code:
+	// each run records the code identity that made it.
+	AllowCodeChange bool
+	// Inputs are the experiment's inputs with their hashes (nil: the
+	// spec's Inputs are read).
+	Inputs []Input
+	// Notice, if set, is told what was done to an existing store (an
+	// empty one replaced, a stopped one moved aside, a code change
+	// allowed).
+	Notice func(string)
+}
+
 // OpenStore opens (creating) the store for spec at path. An existing
 // store is only reopened with resume, and only if it holds the same
-// experiment.
+// experiment (OpenStoreWith).
 func OpenStore(path string, s *Spec, resume bool) (*Store, error) {
-	_, statErr := os.Stat(path)
-	exists := statErr == nil
-	if exists && !resume {
-		return nil, fmt.Errorf("%s: %w (use --resume to continue it, or remove it)", path, ErrStoreExists)
+	return OpenStoreWith(path, s, StoreOptions{Resume: resume})
+}
+
+// OpenStoreWith opens (creating) the store for spec at path. A store is
+// recognised by its application id and format (ErrForeignStore: refused
+// untouched). An existing store that holds no finished run is replaced;
+// one whose sweep stopped on an error of its spec or inputs (MarkStopped)
+// is moved aside to store-stopped-N.db by a run without resume; else it
+// is reopened only with Resume, and only if it holds the same experiment:
+// the same spec (hash), the same contents of every input (ErrChanged
+// names each file that changed) and the same code identity (or
+// AllowCodeChange).
+func OpenStoreWith(path string, s *Spec, o StoreOptions) (*Store, error) {
+	notice := o.Notice
+	if notice == nil {
+		notice = func(string) {}
 	}
-	db, err := openDB(path)
-	if err != nil {
-		return nil, err
+	ins := o.Inputs
+	if ins == nil {
+		var err error
+		if ins, err = s.Inputs(); err != nil {
+			return nil, err
+		}
 	}
-	st := &Store{db: db, Path: path, Hash: s.Hash(), Spec: s.Canonical(), Label: s.Label, writer: true}
-	var have string
-	err = db.QueryRow(`SELECT value FROM meta WHERE key = 'spec_hash'`).Scan(&have)
-	switch {
-	case errors.Is(err, sql.ErrNoRows):
+	st := &Store{Path: path, Hash: s.Hash(), Spec: s.Canonical(), Label: s.Label, writer: true,
+		Format: StoreFormat, Code: buildinfo.Identity(), Version: buildinfo.Build(), Inputs: ins}
+	fi, statErr := os.Stat(path)
+	exists := statErr == nil && fi.Size() > 0
+	if statErr == nil && fi.IsDir() {
+		return nil, fmt.Errorf("%s: %w: it is a folder", path, ErrForeignStore)
+	}
+	if exists {
+		format, err := identify(path)
+		if err != nil {
+			return nil, err
+		}
+		runs, stopped, err := peek(path)
+		if err != nil {
+			return nil, err
+		}
+		switch {
+		case runs == 0:
+			if err := removeStore(path); err != nil {
+				return nil, err
+			}
+			notice(fmt.Sprintf("%s held no finished run (an earlier start stopped before its first run finished): replaced", path))
+			exists = false
+		case stopped != "" && !o.Resume:
+			to, err := moveAside(path)
+			if err != nil {
+				return nil, err
+			}
+			notice(fmt.Sprintf("%s stopped on an error (%s); its %d finished runs are kept in %s, and the experiment starts afresh", path, stopped, runs, to))
+			exists = false
+		case !o.Resume:
+			return nil, fmt.Errorf("%s: %w with %d finished runs (use --resume to continue it, or choose another --out)", path, ErrStoreExists, runs)
+		case format < StoreFormat:
+			return nil, fmt.Errorf("%s: %w: it was written by an older gridsched (store format %d, which recorded neither the code nor the contents of the inputs behind its %d runs), so it cannot be continued: 'gridsched report' and 'merge' still read it; run the experiment into a new folder (--out NEW)", path, ErrChanged, format, runs)
+		}
+	}
+	if !exists {
+		db, err := openDB(path, true)
+		if err != nil {
+			return nil, err
+		}
+		st.db = db
+		st.Codes = []string{st.Code}
+		insJSON, _ := json.Marshal(ins)
+		codes, _ := json.Marshal(st.Codes)
 		tx, err := db.Begin()
 		if err != nil {
 			db.Close()
 			return nil, err
 		}
-		for k, v := range map[string]string{"spec_hash": st.Hash, "spec": st.Spec, "name": s.Name, "label": s.Label} {
-			if _, err := tx.Exec(`INSERT INTO meta (key, value) VALUES (?, ?)`, k, v); err != nil {
+		for _, kv := range [][2]string{{"spec_hash", st.Hash}, {"spec", st.Spec}, {"name", s.Name}, {"label", s.Label},
+			{"code_identities", string(codes)}, {"version", st.Version}, {"inputs", string(insJSON)}} {
+			if _, err := tx.Exec(`INSERT INTO meta (key, value) VALUES (?, ?)`, kv[0], kv[1]); err != nil {
 				tx.Rollback()
 				db.Close()
 				return nil, err
@@ -128,35 +366,138 @@ func OpenStore(path string, s *Spec, resume bool) (*Store, error) {
 			db.Close()
 			return nil, err
 		}
-	case err != nil:
+		return st, nil
+	}
+	db, err := openDB(path, false)
+	if err != nil {
+		return nil, err
+	}
+	st.db = db
+	old, err := readMeta(db, path)
+	if err != nil {
 		db.Close()
-		return nil, damaged(path, err)
-	case have != st.Hash:
-		db.Close()
-		return nil, fmt.Errorf("%s holds another experiment (spec hash %s, this spec %s)", path, have, st.Hash)
+		return nil, err
+	}
+	fail := func(err error) (*Store, error) { db.Close(); return nil, err }
+	runs, _ := st.Count()
+	if old.Hash != st.Hash {
+		hint := "choose another --out, or remove it"
+		if old.stopped != "" {
+			hint = "it stopped on an error: run without --resume to move it aside and start afresh, or choose another --out"
+		}
+		return fail(fmt.Errorf("%s: %w: it holds another experiment (spec hash %s, this spec %s): %s", path, ErrChanged, old.Hash, st.Hash, hint))
+	}
+	if ch := inputChanges(old.Inputs, ins); len(ch) > 0 {
+		return fail(fmt.Errorf("%s: %w: the inputs changed since its %d runs were made:\n  - %s\nResuming would mix results of two versions of the inputs. Either run the experiment into a new folder (--out NEW), or restore the inputs as they were (the SHA-256 above)", path, ErrChanged, runs, strings.Join(ch, "\n  - ")))
+	}
+	st.Inputs, st.Version, st.Codes = old.Inputs, old.Version, old.Codes
+	if !slices.Contains(old.Codes, st.Code) {
+		if !o.AllowCodeChange {
+			return fail(fmt.Errorf("%s: %w: its %d runs were made by other code (code identity %s; %s) than this gridsched (code identity %s): resuming would mix results of two versions of the simulator. Either run the experiment into a new folder (--out NEW) to redo every run with this code, or continue here with --allow-code-change: each run then records the code identity that made it, and the exports and the report count the runs of each", path, ErrChanged, runs, strings.Join(old.Codes, ", "), old.Version, st.Code))
+		}
+		st.Codes = append(st.Codes, st.Code)
+		codes, _ := json.Marshal(st.Codes)
+		if _, err := db.Exec(`INSERT OR REPLACE INTO meta (key, value) VALUES ('code_identities', ?)`, string(codes)); err != nil {
+			return fail(damaged(path, err))
+		}
+		notice(fmt.Sprintf("%s: continuing with other code (--allow-code-change): its runs were made by %s, the runs made now record %s", path, strings.Join(old.Codes, ", "), st.Code))
+	}
+	if old.stopped != "" {
+		db.Exec(`DELETE FROM meta WHERE key = 'stopped'`) // resumed: the mark goes; a new error sets it again
 	}
 	return st, nil
 }
 
-// OpenExisting opens a store for reading (reports, exports, merges).
-func OpenExisting(path string) (*Store, error) {
-	if _, err := os.Stat(path); err != nil {
-		return nil, err
+// storeMeta is what a store's meta table says.
+type storeMeta struct {
+	Hash, Spec, Label, Version, stopped string
+	Codes                               []string
+	Inputs                              []Input
+}
+
+func readMeta(db *sql.DB, path string) (storeMeta, error) {
+	var m storeMeta
+	rows, err := db.Query(`SELECT key, value FROM meta`)
+	if err != nil {
+		return m, damaged(path, err)
 	}
-	db, err := openDB(path)
+	defer rows.Close()
+	for rows.Next() {
+		var k, v string
+		if err := rows.Scan(&k, &v); err != nil {
+			return m, damaged(path, err)
+		}
+		switch k {
+		case "spec_hash":
+			m.Hash = v
+		case "spec":
+			m.Spec = v
+		case "label":
+			m.Label = v
+		case "version":
+			m.Version = v
+		case "stopped":
+			m.stopped = v
+		case "code_identities":
+			if err := json.Unmarshal([]byte(v), &m.Codes); err != nil {
+				return m, fmt.Errorf("%s: code_identities: %w", path, err)
+			}
+		case "inputs":
+			if err := json.Unmarshal([]byte(v), &m.Inputs); err != nil {
+				return m, fmt.Errorf("%s: inputs: %w", path, err)
+			}
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return m, damaged(path, err)
+	}
+	if m.Hash == "" {
+		return m, fmt.Errorf("%s: %w: its meta table has no spec_hash", path, ErrForeignStore)
+	}
+	return m, nil
+}
+
+// MarkStopped records in the store that its sweep stopped on an error of
+// the spec or its inputs (why): a later run without --resume moves the
+// store aside and starts afresh, so a plain rerun of the fixed spec is
+// accepted; a resume clears the mark.
+func (st *Store) MarkStopped(why string) error {
+	_, err := st.db.Exec(`INSERT OR REPLACE INTO meta (key, value) VALUES ('stopped', ?)`, why)
+	return damaged(st.Path, err)
+}
+
+// Count is the number of runs in the store.
+func (st *Store) Count() (int, error) {
+	var n int
+	err := st.db.QueryRow(`SELECT count(*) FROM runs`).Scan(&n)
+	return n, damaged(st.Path, err)
+}
+
+// OpenExisting opens a store for reading only (reports, exports,
+// merges): nothing is written into it, and it works on a read-only
+// mount. A file that is not a gridsched store is refused untouched.
+func OpenExisting(path string) (*Store, error) {
+	fi, err := os.Stat(path)
 	if err != nil {
 		return nil, err
 	}
-	st := &Store{db: db, Path: path}
-	if err := db.QueryRow(`SELECT value FROM meta WHERE key = 'spec_hash'`).Scan(&st.Hash); err != nil {
-		db.Close()
-		if d := damaged(path, err); strings.Contains(d.Error(), "damaged") {
-			return nil, d
-		}
-		return nil, fmt.Errorf("%s: not a gridsched result store: %w", path, err)
+	if fi.IsDir() {
+		return nil, fmt.Errorf("%s: %w: it is a folder", path, ErrForeignStore)
 	}
-	db.QueryRow(`SELECT value FROM meta WHERE key = 'spec'`).Scan(&st.Spec)
-	db.QueryRow(`SELECT value FROM meta WHERE key = 'label'`).Scan(&st.Label)
+	format, err := identify(path)
+	if err != nil {
+		return nil, err
+	}
+	db, err := openRO(path)
+	if err != nil {
+		return nil, err
+	}
+	m, err := readMeta(db, path)
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	st := &Store{db: db, Path: path, Hash: m.Hash, Spec: m.Spec, Label: m.Label, Format: format, Codes: m.Codes, Version: m.Version, Inputs: m.Inputs}
 	return st, nil
 }
 
@@ -188,6 +529,7 @@ type Row struct {
 	Rep         int
 	Seed        string
 	Metrics     map[string]float64
+	Code        string // the code identity that made the run ("" in a store of format 1)
 }
 
 // Done returns the keys of the stored runs.
@@ -211,19 +553,40 @@ func (st *Store) Done() (map[string]bool, error) {
 	return done, nil
 }
 
-// Insert commits one finished run. Inserting a run that is already there
-// is a no-op (the first result stands; runs are deterministic anyway).
+// Insert commits one finished run. A run whose key is already stored is
+// an error (a sweep runs only what the store lacks, and a spec cannot
+// name one configuration twice): a run is never dropped silently.
 func (st *Store) Insert(r Run, metrics map[string]float64) error {
 	return st.InsertBatch([]Run{r}, []map[string]float64{metrics})
+}
+
+// ErrFrozen is returned by InsertBatch after Freeze: the process is
+// being interrupted and what the store keeps has been reported.
+var ErrFrozen = errors.New("result store frozen: the process is being interrupted")
+
+// Freeze stops every later commit (InsertBatch then fails with
+// ErrFrozen) and returns the number of runs the store keeps: a commit in
+// progress finishes first, so the count is exact and stays exact until
+// the process exits (the interrupt handler's note).
+func (st *Store) Freeze() (int, error) {
+	st.commitMu.Lock()
+	defer st.commitMu.Unlock()
+	st.frozen = true
+	return st.Count()
 }
 
 // InsertBatch commits finished runs in one transaction (group commit: one
 // fsync for all of them). Either all are stored or none.
 func (st *Store) InsertBatch(runs []Run, metrics []map[string]float64) error {
+	st.commitMu.Lock()
+	defer st.commitMu.Unlock()
+	if st.frozen {
+		return ErrFrozen
+	}
 	if st.insert == nil {
 		// Prepared once: parsing the statement for every run cost about
 		// as much as executing it (issue 19, target 5).
-		stmt, err := st.db.Prepare(`INSERT OR IGNORE INTO runs (run_key, config_index, config_id, params, replication, seed, metrics) VALUES (?, ?, ?, ?, ?, ?, ?)`)
+		stmt, err := st.db.Prepare(`INSERT INTO runs (run_key, config_index, config_id, params, replication, seed, metrics, code) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`)
 		if err != nil {
 			return damaged(st.Path, err)
 		}
@@ -250,7 +613,10 @@ func (st *Store) InsertBatch(runs []Run, metrics []map[string]float64) error {
 		if err != nil {
 			return fmt.Errorf("run %s: %w", r.Key, err)
 		}
-		if _, err := ins.Exec(r.Key, r.Config.Index, r.Config.ID, pj, r.Rep, strconv.FormatUint(r.Seed, 10), string(mj)); err != nil {
+		if _, err := ins.Exec(r.Key, r.Config.Index, r.Config.ID, pj, r.Rep, strconv.FormatUint(r.Seed, 10), string(mj), st.Code); err != nil {
+			if strings.Contains(err.Error(), "UNIQUE") {
+				return fmt.Errorf("run %s is already in %s: two runs of one configuration and replication (a bug: please report it)", r.Key, st.Path)
+			}
 			return fmt.Errorf("run %s: %w", r.Key, err)
 		}
 	}
@@ -268,7 +634,7 @@ func (st *Store) InsertBatch(runs []Run, metrics []map[string]float64) error {
 
 // Rows returns every stored run ordered by configuration and replication.
 func (st *Store) Rows() ([]Row, error) {
-	rows, err := st.db.Query(`SELECT run_key, config_index, config_id, params, replication, seed, metrics FROM runs ORDER BY config_index, replication`)
+	rows, err := st.db.Query(`SELECT run_key, config_index, config_id, params, replication, seed, metrics, ` + st.codeColumn() + ` FROM runs ORDER BY config_index, replication`)
 	if err != nil {
 		return nil, damaged(st.Path, err)
 	}
@@ -277,7 +643,7 @@ func (st *Store) Rows() ([]Row, error) {
 	for rows.Next() {
 		var r Row
 		var pj, mj string
-		if err := rows.Scan(&r.Key, &r.ConfigIndex, &r.ConfigID, &pj, &r.Rep, &r.Seed, &mj); err != nil {
+		if err := rows.Scan(&r.Key, &r.ConfigIndex, &r.ConfigID, &pj, &r.Rep, &r.Seed, &mj, &r.Code); err != nil {
 			return nil, err
 		}
 		if err := json.Unmarshal([]byte(pj), &r.Params); err != nil {
@@ -294,9 +660,24 @@ func (st *Store) Rows() ([]Row, error) {
 	return out, nil
 }
 
-// Merge copies the runs of the stores at paths into a new store at out.
-// Every store must hold the same experiment (spec hash).
-func Merge(out string, paths []string) (int, error) {
+// codeColumn is the runs' code column (an empty text in a store of format 1).
+func (st *Store) codeColumn() string {
+	if st.Format < 2 {
+		return "''"
+	}
+	return "code"
+}
+
+// Merge copies the runs of the stores at paths into a new store at out
+// (MergeWith without allowing several code identities).
+func Merge(out string, paths []string) (int, error) { return MergeWith(out, paths, false) }
+
+// MergeWith copies the runs of the stores at paths into a new store at
+// out. Every store must hold the same experiment: the same spec (hash)
+// and the same contents of every input; runs made by different code are
+// merged only with allowCodeChange (each keeps its code identity). The
+// stores are only read.
+func MergeWith(out string, paths []string, allowCodeChange bool) (int, error) {
 	if len(paths) == 0 {
 		return 0, fmt.Errorf("merge: no stores given")
 	}
@@ -309,17 +690,33 @@ func Merge(out string, paths []string) (int, error) {
 			s.Close()
 		}
 	}()
+	var codes []string
 	for _, p := range paths {
 		s, err := OpenExisting(p)
 		if err != nil {
 			return 0, err
 		}
-		if len(srcs) > 0 && s.Hash != srcs[0].Hash {
-			return 0, fmt.Errorf("merge: %s holds another experiment than %s (spec hash %s vs %s)", p, paths[0], s.Hash, srcs[0].Hash)
-		}
 		srcs = append(srcs, s)
+		first := srcs[0]
+		if s.Hash != first.Hash {
+			return 0, fmt.Errorf("merge: %w: %s holds another experiment than %s (spec hash %s vs %s)", ErrChanged, p, paths[0], s.Hash, first.Hash)
+		}
+		if s.Format != first.Format {
+			return 0, fmt.Errorf("merge: %w: %s has store format %d, %s format %d (written by different versions of gridsched)", ErrChanged, p, s.Format, paths[0], first.Format)
+		}
+		if ch := inputChanges(first.Inputs, s.Inputs); len(ch) > 0 {
+			return 0, fmt.Errorf("merge: %w: %s read other inputs than %s:\n  - %s", ErrChanged, p, paths[0], strings.Join(ch, "\n  - "))
+		}
+		for _, c := range s.Codes {
+			if !slices.Contains(codes, c) {
+				codes = append(codes, c)
+			}
+		}
 	}
-	db, err := openDB(out)
+	if len(codes) > 1 && !allowCodeChange {
+		return 0, fmt.Errorf("merge: %w: the stores' runs were made by different code (code identities %s): merge them with --allow-code-change to keep each run's identity, or rerun with one version", ErrChanged, strings.Join(codes, ", "))
+	}
+	db, err := openDB(out, true)
 	if err != nil {
 		return 0, err
 	}
@@ -329,33 +726,37 @@ func Merge(out string, paths []string) (int, error) {
 		return 0, err
 	}
 	defer tx.Rollback()
-	meta, err := srcs[0].db.Query(`SELECT key, value FROM meta`)
-	if err != nil {
+	first := srcs[0]
+	insJSON, _ := json.Marshal(first.Inputs)
+	codesJSON, _ := json.Marshal(codes)
+	if codes == nil {
+		codesJSON = []byte("[]")
+	}
+	for _, kv := range [][2]string{{"spec_hash", first.Hash}, {"spec", first.Spec}, {"label", first.Label}, {"version", first.Version},
+		{"code_identities", string(codesJSON)}, {"inputs", string(insJSON)}} {
+		if _, err := tx.Exec(`INSERT INTO meta (key, value) VALUES (?, ?)`, kv[0], kv[1]); err != nil {
+			return 0, err
+		}
+	}
+	var name string
+	first.db.QueryRow(`SELECT value FROM meta WHERE key = 'name'`).Scan(&name)
+	if _, err := tx.Exec(`INSERT INTO meta (key, value) VALUES ('name', ?)`, name); err != nil {
 		return 0, err
 	}
-	for meta.Next() {
-		var k, v string
-		meta.Scan(&k, &v)
-		if _, err := tx.Exec(`INSERT INTO meta (key, value) VALUES (?, ?)`, k, v); err != nil {
-			meta.Close()
-			return 0, err
-		}
-	}
-	meta.Close()
 	n := 0
 	for _, s := range srcs {
-		rows, err := s.db.Query(`SELECT run_key, config_index, config_id, params, replication, seed, metrics FROM runs`)
+		rows, err := s.db.Query(`SELECT run_key, config_index, config_id, params, replication, seed, metrics, ` + s.codeColumn() + ` FROM runs`)
 		if err != nil {
-			return 0, err
+			return 0, damaged(s.Path, err)
 		}
 		for rows.Next() {
-			var k, cid, pj, seed, mj string
+			var k, cid, pj, seed, mj, code string
 			var ci, rep int
-			if err := rows.Scan(&k, &ci, &cid, &pj, &rep, &seed, &mj); err != nil {
+			if err := rows.Scan(&k, &ci, &cid, &pj, &rep, &seed, &mj, &code); err != nil {
 				rows.Close()
-				return 0, err
+				return 0, damaged(s.Path, err)
 			}
-			res, err := tx.Exec(`INSERT OR IGNORE INTO runs (run_key, config_index, config_id, params, replication, seed, metrics) VALUES (?, ?, ?, ?, ?, ?, ?)`, k, ci, cid, pj, rep, seed, mj)
+			res, err := tx.Exec(`INSERT OR IGNORE INTO runs (run_key, config_index, config_id, params, replication, seed, metrics, code) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, k, ci, cid, pj, rep, seed, mj, code)
 			if err != nil {
 				rows.Close()
 				return 0, err

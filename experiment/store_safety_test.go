@@ -27,7 +27,7 @@ func storeWithRuns(t *testing.T) (*Spec, string) {
 func TestExportIsAtomic(t *testing.T) {
 	_, path := storeWithRuns(t)
 	dir := filepath.Dir(path)
-	for _, f := range []string{RunsFile, AggregateFile} {
+	for _, f := range []string{RunsFile, AggregateFile, ProvenanceFile} {
 		os.WriteFile(filepath.Join(dir, f), []byte("old\n"), 0o644)
 	}
 	renames := 0
@@ -36,7 +36,11 @@ func TestExportIsAtomic(t *testing.T) {
 		if b, _ := os.ReadFile(dst); string(b) != "old\n" {
 			t.Errorf("%s changed before the rename: %q", dst, b)
 		}
-		if b, _ := os.ReadFile(tmp); !strings.HasPrefix(string(b), "config_index,") || !strings.HasSuffix(string(b), "\n") {
+		head := "config_index,"
+		if filepath.Base(dst) == ProvenanceFile {
+			head = "{\n"
+		}
+		if b, _ := os.ReadFile(tmp); !strings.HasPrefix(string(b), head) || !strings.HasSuffix(string(b), "\n") {
 			t.Errorf("temporary file of %s is not the complete export: %.40q", dst, b)
 		}
 	}
@@ -49,8 +53,8 @@ func TestExportIsAtomic(t *testing.T) {
 	if _, _, err := Export(st, dir); err != nil {
 		t.Fatal(err)
 	}
-	if renames != 2 {
-		t.Fatalf("%d renames, want 2", renames)
+	if renames != 3 {
+		t.Fatalf("%d renames, want 3 (runs, aggregate, provenance)", renames)
 	}
 	// A write that fails half-way (a full disk) keeps the old file.
 	target := filepath.Join(dir, RunsFile)

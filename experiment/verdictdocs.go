@@ -63,21 +63,16 @@ func writeAggregates(st *Store, s *Spec, rows []Row, dir string) (Experiment, er
 }
 
 // writeReproduction writes the reproduction table of each seed into dir
-// and returns the report's sections of them.
-func writeReproduction(dir string, exps []Experiment) ([]report.Section, error) {
-	var out []report.Section
-	for _, rt := range ReproductionTables(exps) {
+// and returns the tables.
+func writeReproduction(dir string, exps []Experiment) ([]ReproTable, error) {
+	rts := ReproductionTables(exps)
+	for _, rt := range rts {
 		md := filepath.Join(dir, "reproduction-seed"+rt.Seed+".md")
 		if err := writeFileAtomic(md, []byte(rt.Markdown())); err != nil {
 			return nil, err
 		}
-		out = append(out, report.Section{
-			Title:       "Reproduction of seed " + rt.Seed + ": every claim and number, ours against the paper's",
-			Description: "Generated from the result stores (also as " + filepath.Base(md) + ", with the points behind each verdict). Verdicts come from 95% confidence intervals, paired where runs share seeds: agrees / same direction, different size / partly / negligible / no difference detected / disagrees / not enough replications / not run at this scale; a tie is not a win.",
-			Lead:        []report.Table{rt.Table},
-		})
 	}
-	return out, nil
+	return rts, nil
 }
 
 // ExportAggregates writes the compact aggregates of a store into

@@ -24,9 +24,9 @@ import (
 // time and runtime are the hours drawn × 3600. The cloud model converts
 // back to hours at its boundary (cloud.Hours).
 type GangParams struct {
-	Lambda   float64 `yaml:"lambda"`
-	Mu       float64 `yaml:"mu"`
-	Q        float64 `yaml:"q"`
+	Lambda   float64 `yaml:"lambda" label:"arrival rate λ (jobs per hour)"`
+	Mu       float64 `yaml:"mu" label:"service rate μ (per hour)"`
+	Q        float64 `yaml:"q" label:"probability q of a small job"`
 	SmallMin int     `yaml:"small_min"`
 	SmallMax int     `yaml:"small_max"`
 	LargeMin int     `yaml:"large_min"`

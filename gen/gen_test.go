@@ -126,7 +126,7 @@ func TestBadParameters(t *testing.T) {
 		{"reservations", "", []string{"flexibility=1"}, "flexibility: must be in [0,1)"},
 		{"reservations", "", []string{"window_min=60"}, "window_min, window_max: need 0 <= window_min <= window_max"},
 		{"trace-reservations", "", nil, "trace: the path of the trace to convert is required"},
-		{"gang", "lambda: 2\nlamda: 3\n", nil, `params.yaml: [2:1] unknown field "lamda"`},
+		{"gang", "lambda: 2\nlamda: 3\n", nil, `params.yaml:2:1: unknown field "lamda"`},
 		{"grid", "", []string{"aplha=2"}, `unknown field "aplha"`},
 		{"gang", "", []string{"q=lots"}, `--param q=lots`},
 		{"gang", "", []string{"noequals"}, `want key=value`},

@@ -39,9 +39,9 @@ import (
 //     §3, figure 7); pure migration cost ~ U[D1, D2] (§2.5), default
 //     [10, 100] (the paper gives no values).
 type GridParams struct {
-	Sites      []float64   `yaml:"sites"`           // parallel capacity c_k of each site (grid scheduler); runtime on site k = pure runtime / c_k
-	Links      [][]float64 `yaml:"links,omitempty"` // network capacity between sites (default all 1); migration cost = pure cost / capacity
-	Alpha      float64     `yaml:"alpha"`           // ratio of the geometric distribution of submission sites (>= 1; 1 = uniform)
+	Sites      []float64   `yaml:"sites"`                                       // parallel capacity c_k of each site (grid scheduler); runtime on site k = pure runtime / c_k
+	Links      [][]float64 `yaml:"links,omitempty"`                             // network capacity between sites (default all 1); migration cost = pure cost / capacity
+	Alpha      float64     `yaml:"alpha" label:"site skew α (geometric ratio)"` // ratio of the geometric distribution of submission sites (>= 1; 1 = uniform)
 	SerialProb float64     `yaml:"serial_prob"`
 	Pow2Prob   float64     `yaml:"pow2_prob"` // among parallel jobs
 	ULow       float64     `yaml:"ulow"`
@@ -54,16 +54,16 @@ type GridParams struct {
 	B2         float64     `yaml:"b2"`
 	PA         float64     `yaml:"pa"`
 	PB         float64     `yaml:"pb"`
-	MixP       float64     `yaml:"mix_p"`     // fixed weight of gamma #1 when >= 0; −1 (default) = pa·w + pb
-	ArrShape   float64     `yaml:"arr_shape"` // inter-arrival gamma shape
-	ArrScale   float64     `yaml:"arr_scale"` // inter-arrival gamma scale (s)
-	S          float64     `yaml:"s"`         // stretch factor of inter-arrival times (larger = lighter load)
-	E1         float64     `yaml:"e1"`        // estimate factor range
-	E2         float64     `yaml:"e2"`
+	MixP       float64     `yaml:"mix_p"`                                     // fixed weight of gamma #1 when >= 0; −1 (default) = pa·w + pb
+	ArrShape   float64     `yaml:"arr_shape"`                                 // inter-arrival gamma shape
+	ArrScale   float64     `yaml:"arr_scale"`                                 // inter-arrival gamma scale (s)
+	S          float64     `yaml:"s" label:"inter-arrival stretch factor s"`  // stretch factor of inter-arrival times (larger = lighter load)
+	E1         float64     `yaml:"e1" label:"estimate factor lower bound e1"` // estimate factor range
+	E2         float64     `yaml:"e2" label:"estimate factor upper bound e2"`
 	B1d        float64     `yaml:"deadline_b1"` // deadline factor range
 	B2d        float64     `yaml:"deadline_b2"`
-	D1         float64     `yaml:"d1"` // pure migration cost range (s)
-	D2         float64     `yaml:"d2"`
+	D1         float64     `yaml:"d1" label:"migration cost lower bound d1 (s)"` // pure migration cost range (s)
+	D2         float64     `yaml:"d2" label:"migration cost upper bound d2 (s)"`
 	// RuntimeLog is the logarithm the runtime hyper-gamma draws: "ln"
 	// (Lublin's model, the default) or "log2". Runtime "paper-log2" is
 	// the reading of the printed tuple (10.74, 37.96, 0.55, 0.37, 0.577)

@@ -60,7 +60,7 @@ type LublinParams struct {
 	// queue 0.
 	JobTypes bool `yaml:"job_types"`
 	// ArrivalScale multiplies every inter-arrival time (< 1: more load).
-	ArrivalScale float64    `yaml:"arrival_scale"`
+	ArrivalScale float64    `yaml:"arrival_scale" label:"inter-arrival time scale factor"`
 	Typeless     *LublinSet `yaml:"typeless"`
 	Batch        *LublinSet `yaml:"batch"`
 	Interactive  *LublinSet `yaml:"interactive"`

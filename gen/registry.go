@@ -1,8 +1,10 @@
 package gen
 
 import (
+	"errors"
 	"fmt"
 	"math"
+	"reflect"
 	"sort"
 	"strings"
 
@@ -10,6 +12,12 @@ import (
 	"github.com/gridsched/gridsched/model"
 	"github.com/gridsched/gridsched/workload"
 )
+
+// MaxJobs is the most jobs a model's parameters may ask to be made at
+// once (a reservations workload's requests, its background): beyond it
+// a generator would exhaust memory. The command line's --max-jobs sets
+// it, with experiment.MaxJobs.
+var MaxJobs = 10_000_000
 
 // Generator produces jobs one at a time, in submit order.
 type Generator interface {
@@ -69,6 +77,23 @@ func (m *Model) Params(source string, doc []byte, overrides []string) (any, erro
 		}
 	}
 	return p, nil
+}
+
+// Locate places an error of New about a parameter of the document doc
+// ("key: …") at the key's value, "source:line:column: key: …"; an error
+// about a parameter doc does not set (an override's) is returned as it
+// is.
+func (m *Model) Locate(source string, doc []byte, err error) error {
+	if err == nil || len(doc) == 0 {
+		return err
+	}
+	sc := yamlx.Check(source, doc, m.params())
+	located := sc.Locate("", errors.New(strings.TrimPrefix(err.Error(), m.Name+": ")))
+	var is *yamlx.Issue
+	if errors.As(located, &is) && is.Path != "" {
+		return located
+	}
+	return err
 }
 
 // DefaultsYAML is the model's default parameters as one-line YAML.
@@ -280,4 +305,40 @@ func (p *TraceReservationFile) check() error {
 		return fmt.Errorf("trace: the path of the trace to convert is required")
 	}
 	return p.validate()
+}
+
+// ParamLabel is the axis label a model gives its parameter key (the
+// field's `label` tag: its meaning, symbol and unit), if it gives one.
+func ParamLabel(model, key string) (string, bool) {
+	m, ok := models[model]
+	if !ok {
+		return "", false
+	}
+	return fieldLabel(reflect.TypeOf(m.params()), key)
+}
+
+// fieldLabel finds the field of struct type t (or a pointer to one)
+// whose yaml name is key, looking into inlined structs.
+func fieldLabel(t reflect.Type, key string) (string, bool) {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t.Kind() != reflect.Struct {
+		return "", false
+	}
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		name, opts, _ := strings.Cut(f.Tag.Get("yaml"), ",")
+		if strings.Contains(opts, "inline") {
+			if l, ok := fieldLabel(f.Type, key); ok {
+				return l, true
+			}
+			continue
+		}
+		if name == key {
+			l := f.Tag.Get("label")
+			return l, l != ""
+		}
+	}
+	return "", false
 }

@@ -54,21 +54,21 @@ const (
 // the reading of figure 13 where all reservations are booked before the
 // resource fails.
 type ReservationParams struct {
-	Lambda          float64 `yaml:"lambda"`
+	Lambda          float64 `yaml:"lambda" label:"mean interval λ between requests (s)"`
 	BookAheadMin    float64 `yaml:"bookahead_min"`
 	BookAheadMax    float64 `yaml:"bookahead_max"`
 	WindowMin       float64 `yaml:"window_min"`
 	WindowMax       float64 `yaml:"window_max"`
-	Flexibility     float64 `yaml:"flexibility"`
+	Flexibility     float64 `yaml:"flexibility" label:"flexibility of a reservation (share of its window)"`
 	Levels          int     `yaml:"levels"`
 	Background      int     `yaml:"background"`
-	Resources       int     `yaml:"resources"`
+	Resources       int     `yaml:"resources" label:"resources (resNumber)"`
 	TaskMin         float64 `yaml:"task_min"`
 	TaskMax         float64 `yaml:"task_max"`
-	Requests        int     `yaml:"requests"`
+	Requests        int     `yaml:"requests" label:"requests (reqNumber)"`
 	BackgroundCover float64 `yaml:"background_cover"`
-	RequestsAtStart bool    `yaml:"requests_at_start"`
-	DurationAt      float64 `yaml:"duration_at"`
+	RequestsAtStart bool    `yaml:"requests_at_start" label:"every request submitted at time 0"`
+	DurationAt      float64 `yaml:"duration_at" label:"durations fixed at flexibility"`
 }
 
 // DefaultReservationParams are seed 000's: λ = 2, flexibility 0.1.
@@ -102,6 +102,12 @@ func (p *ReservationParams) validate() error {
 		return fmt.Errorf("duration_at: must be in [0,1), got %g", p.DurationAt)
 	case p.Requests < 0:
 		return fmt.Errorf("requests: must be >= 0, got %d", p.Requests)
+	case p.Requests > MaxJobs:
+		return fmt.Errorf("requests: %d is over the limit of %d jobs (raise it with --max-jobs)", p.Requests, MaxJobs)
+	case p.Background > MaxJobs:
+		return fmt.Errorf("background: %d is over the limit of %d jobs (raise it with --max-jobs)", p.Background, MaxJobs)
+	case p.Resources > model.MaxNodes:
+		return fmt.Errorf("resources: %d is over the limit of %d nodes (raise it with --max-nodes)", p.Resources, model.MaxNodes)
 	case !(p.BackgroundCover >= 0) || math.IsInf(p.BackgroundCover, 0):
 		return fmt.Errorf("background_cover: must be >= 0, got %g", p.BackgroundCover)
 	case p.BackgroundCover > 0 && p.Requests == 0:
@@ -301,9 +307,9 @@ func (g *Reservations) request() model.Job {
 // (the reservations then arrive within days of a 677-day trace, and the
 // nodes are almost idle while they run).
 type TraceReservationParams struct {
-	Fraction    float64 `yaml:"fraction"`
-	Lambda      float64 `yaml:"lambda"`
-	Flexibility float64 `yaml:"flexibility"`
+	Fraction    float64 `yaml:"fraction" label:"share of jobs made reservations"`
+	Lambda      float64 `yaml:"lambda" label:"mean interval λ between requests (s)"`
+	Flexibility float64 `yaml:"flexibility" label:"flexibility of a reservation (share of its window)"`
 	QuadNodes   int     `yaml:"quad_nodes"`
 	DualNodes   int     `yaml:"dual_nodes"`
 	Background  string  `yaml:"background"`
@@ -314,7 +320,7 @@ type TraceReservationParams struct {
 	// gives it; the jobs picked as requests after the first Requests are
 	// left out (they become neither requests nor tasks, so the background
 	// is the same for every Requests).
-	Requests int `yaml:"requests"`
+	Requests int `yaml:"requests" label:"requests (reqNumber)"`
 }
 
 // DefaultTraceReservationParams: 10% reservations, λ = 240 s,

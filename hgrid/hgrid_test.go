@@ -409,10 +409,16 @@ func TestInvariants(t *testing.T) {
 func TestTreeErrors(t *testing.T) {
 	dir := t.TempDir()
 	cases := map[string]string{
-		"domains:\n  - name: a\n    nodez: [{count: 1}]\n":                                                `tree.yaml: [3:5] unknown field "nodez"`,
+		"domains:\n  - name: a\n    nodez: [{count: 1}]\n":                                                `tree.yaml:3:5: domains[0].nodez: unknown key "nodez"`,
 		"domains:\n  - name: a\n    nodes: [{count: 1}]\n    domains: [{name: b, nodes: [{count: 1}]}]\n": `a domain manages either nodes or sub-domains`,
-		"domains:\n  - name: a\n    nodes: [{count: 0}]\n":                                                `domains[0].nodes[0].count: need at least 1 node`,
+		"domains:\n  - name: a\n    nodes: [{count: 0}]\n":                                                `tree.yaml:3:21: domains[0].nodes[0].count: 0 is out of range: want a value >= 1`,
+		"domains:\n  - name: a\n    nodes: [{count: -0x4}]\n":                                             `tree.yaml:3:21: domains[0].nodes[0].count: -0x4 (= -4) is out of range`,
 		"domains: []\n": `a grid needs at least one domain`,
+		// Sizes and speeds (issue 25): refused before any node is built,
+		// at the value's line and column.
+		"domains:\n  - name: a\n    nodes: [{count: 10000000}]\n":           `tree.yaml:3:21: domains[0].nodes[0].count: 10000000 nodes bring the tree over the limit of 1048576 nodes (raise it with --max-nodes)`,
+		"domains:\n  - name: a\n    nodes: [{count: 2, pes: 2000000000}]\n": `tree.yaml:3:29: domains[0].nodes[0].pes: 2000000000 processors per node is over the limit of 1048576`,
+		"domains:\n  - name: a\n    nodes: [{count: 2, speed: 1.0e-300}]\n": `tree.yaml:3:31: domains[0].nodes[0].speed: must be at least 0.001 (slower nodes make a run effectively endless), got 1e-300`,
 	}
 	for doc, want := range cases {
 		p := dir + "/tree.yaml"

@@ -17,7 +17,7 @@ type Params struct {
 	// manager reports its nodes' load indices and queue upward; the
 	// dispatcher works on the last report (plus the jobs it dispatched
 	// since, which the grid manager itself knows: its job-count table).
-	Period float64 `yaml:"period" json:"period,omitempty" range:"(0,]"`
+	Period float64 `yaml:"period" json:"period,omitempty" range:"[1,]"`
 	// Weights are formula (1)'s a_j by load index name.
 	Weights Weights `yaml:"weights" json:"weights,omitempty"`
 	// LLow and LHigh are the load monitor's thresholds on managers' loads
@@ -30,14 +30,14 @@ type Params struct {
 	MinActive int     `yaml:"min_active" json:"min_active,omitempty" range:"[1,]"`
 	// Timeout: a manager that has not reported for longer is declared
 	// failed and its jobs are dispatched again (default 3 periods).
-	Timeout float64 `yaml:"timeout" json:"timeout,omitempty" range:"(0,]"`
+	Timeout float64 `yaml:"timeout" json:"timeout,omitempty" range:"[1,]"`
 	// RedispatchFactor: a job still waiting at its leaf later than its
 	// dispatch + factor × (the wait the tables promised it, or one period
 	// if more) "runs much worse than expected" (§2.2.1) and is dispatched
 	// again, once; 0 = off.
 	RedispatchFactor float64 `yaml:"redispatch_factor" json:"redispatch_factor,omitempty" range:"[0,]"`
 	// Batch is MinMin's mapping interval (default 30 s).
-	Batch float64 `yaml:"batch" json:"batch,omitempty" range:"(0,]"`
+	Batch float64 `yaml:"batch" json:"batch,omitempty" range:"[1,]"`
 	// ACO parameters (dispatcher aco).
 	ACO ACOParams `yaml:"aco" json:"aco,omitempty"`
 	// Failures of top-level managers (all their nodes become
@@ -77,6 +77,11 @@ type ManagerFailure struct {
 	Time    float64 `yaml:"time" json:"time"`
 	Manager int     `yaml:"manager" json:"manager"`
 }
+
+// MinPeriod is the shortest report period, timeout, MinMin batch interval
+// and manager MTBF (s): shorter ones fire so many events that a run would
+// be effectively endless (a period of 10^-6 s did not finish).
+const MinPeriod = 1.0
 
 // Defaults fills the parameters left zero with DefaultParams' values.
 func (p *Params) Defaults() {
@@ -243,16 +248,20 @@ func New(t *Tree, disp string, p Params, seed uint64) (*Policy, error) {
 		p.Timeout = 3 * p.Period
 	}
 	switch {
-	case !(p.Period > 0):
-		return nil, fmt.Errorf("period: must be positive, got %g", p.Period)
+	case !(p.Period >= MinPeriod):
+		return nil, fmt.Errorf("period: must be at least %g s (shorter report periods make a run effectively endless), got %g", MinPeriod, p.Period)
+	case !(p.Timeout >= MinPeriod):
+		return nil, fmt.Errorf("timeout: must be at least %g s, got %g", MinPeriod, p.Timeout)
+	case p.Failures.MTBF != 0 && !(p.Failures.MTBF >= MinPeriod):
+		return nil, fmt.Errorf("failures.mtbf: must be 0 (none) or at least %g s, got %g", MinPeriod, p.Failures.MTBF)
 	case p.Standby >= len(t.Tops):
 		return nil, fmt.Errorf("standby: %d of %d managers would leave none active", p.Standby, len(t.Tops))
 	case p.MinActive < 1 || p.MinActive > len(t.Tops):
 		return nil, fmt.Errorf("min_active: must be in [1, %d], got %d", len(t.Tops), p.MinActive)
 	case p.LLow > p.LHigh:
 		return nil, fmt.Errorf("l_low, l_high: need l_low <= l_high, got %g and %g", p.LLow, p.LHigh)
-	case !(p.Batch > 0):
-		return nil, fmt.Errorf("batch: must be positive, got %g", p.Batch)
+	case !(p.Batch >= MinPeriod):
+		return nil, fmt.Errorf("batch: must be at least %g s, got %g", MinPeriod, p.Batch)
 	}
 	for i, f := range p.Failures.At {
 		if f.Manager < 0 || f.Manager >= len(t.Tops) {

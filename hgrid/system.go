@@ -2,6 +2,8 @@ package hgrid
 
 import (
 	"errors"
+	"fmt"
+	"io/fs"
 	"math"
 	"strings"
 
@@ -40,6 +42,10 @@ func (s *Section) Prepare(resolve func(string) string) (*Setup, error) {
 		tree = resolve(tree)
 	}
 	t, err := Open(tree, s.Heterogeneity)
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return nil, fmt.Errorf("tree: %w", err) // a file that cannot be read: at the tree's key
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -104,7 +110,8 @@ func init() {
 				return s, nil
 			}
 		},
-		ParamLabels: map[string]string{"failures.mtbf": "manager MTBF (s; 0 = none)", "heterogeneity": "heterogeneity h", "period": "report period (s)"},
+		ParamLabels: map[string]string{"failures.mtbf": "manager MTBF (s; 0 = none)", "heterogeneity": "heterogeneity h", "period": "report period (s)",
+			"weights": "load-index weights a_j", "standby": "standby managers (0 = no monitor)", "redispatch_factor": "redispatch factor (0 = off)"},
 		Metrics: []system.Metric{
 			{Key: "imbalance", Name: "load imbalance", Unit: "CV of utilization", LowerIsBetter: true, Min: 0, Max: nan},
 			{Key: "migrated", Name: "migrated jobs", Unit: "count", LowerIsBetter: true, Min: 0, Max: nan},

@@ -11,6 +11,7 @@
 package hgrid
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -21,11 +22,15 @@ import (
 
 // NodeGroup is Count identical compute nodes.
 type NodeGroup struct {
-	Count  int     `yaml:"count"`
-	PEs    int     `yaml:"pes"`    // processors per node (default 1)
-	Speed  float64 `yaml:"speed"`  // relative speed (default 1): runtime = pure runtime / speed
-	Memory float64 `yaml:"memory"` // memory per node, MB (default 1024 per processor)
+	Count  int     `yaml:"count" range:"[1,]"`
+	PEs    int     `yaml:"pes" range:"[0,]"`    // processors per node (default 1)
+	Speed  float64 `yaml:"speed" range:"[0,]"`  // relative speed (default 1): runtime = pure runtime / speed
+	Memory float64 `yaml:"memory" range:"[0,]"` // memory per node, MB (default 1024 per processor)
 }
+
+// MinSpeed is the slowest node speed a tree may give: slower nodes make
+// a run effectively endless (a speed of 1e-300 did not finish).
+const MinSpeed = 0.001
 
 // DomainSpec is a domain resource manager: either a leaf (a cluster, a
 // LAN, a PC) managing Nodes directly, or an inner manager of Domains (a
@@ -36,7 +41,7 @@ type DomainSpec struct {
 	Name      string       `yaml:"name"`
 	Nodes     []NodeGroup  `yaml:"nodes"`
 	Domains   []DomainSpec `yaml:"domains"`
-	Bandwidth float64      `yaml:"bandwidth"`
+	Bandwidth float64      `yaml:"bandwidth" range:"[0,]"`
 }
 
 // TreeSpec is a hierarchical platform: the grid resource manager (the
@@ -143,6 +148,17 @@ func (t *Tree) add(parent *Domain, s *DomainSpec, path string, top int) error {
 			if g.Count < 1 {
 				return fmt.Errorf("%s.count: need at least 1 node, got %d", gp, g.Count)
 			}
+			// Sizes are refused before a node is built (a group of 10^7
+			// nodes, or of 2·10^9 processors each, would exhaust memory).
+			if g.Count > model.MaxNodes-len(t.Platform.Nodes) {
+				return fmt.Errorf("%s.count: %d nodes bring the tree over the limit of %d nodes (raise it with --max-nodes)", gp, g.Count, model.MaxNodes)
+			}
+			if g.PEs > model.MaxPEs {
+				return fmt.Errorf("%s.pes: %d processors per node is over the limit of %d", gp, g.PEs, model.MaxPEs)
+			}
+			if g.Speed != 0 && !(g.Speed >= MinSpeed) {
+				return fmt.Errorf("%s.speed: must be at least %g (slower nodes make a run effectively endless), got %g", gp, MinSpeed, g.Speed)
+			}
 			pes, speed, mem := g.PEs, g.Speed, g.Memory
 			if pes == 0 {
 				pes = 1
@@ -183,12 +199,16 @@ func LoadTree(path string) (*Tree, error) {
 		return nil, err
 	}
 	var s TreeSpec
+	sc := yamlx.Check(path, doc, &s)
+	if len(sc.Issues) > 0 {
+		return nil, errors.Join(sc.Issues...)
+	}
 	if err := yamlx.DecodeStrict(path, doc, &s); err != nil {
 		return nil, err
 	}
 	t, err := Build(s)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, sc.Locate("", err) // at the value's line and column
 	}
 	return t, nil
 }

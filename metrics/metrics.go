@@ -85,6 +85,9 @@ type Summary struct {
 	// Extra holds metrics of optional models (e.g. mean_qos of the
 	// unstable-resource model).
 	Extra map[string]float64 `json:"extra,omitempty"`
+	// Provenance says what produced the summary (the code identity and
+	// the content hash of every input file); set by the command line.
+	Provenance map[string]any `json:"provenance,omitempty"`
 }
 
 // Ended reports whether any job ran to an end (completed or killed). Only
@@ -118,6 +121,7 @@ type summaryJSON struct {
 	LastEnd     *float64           `json:"last_end,omitempty"`
 	TimeUnit    string             `json:"time_unit,omitempty"`
 	Extra       map[string]float64 `json:"extra,omitempty"`
+	Provenance  map[string]any     `json:"provenance,omitempty"`
 }
 
 // MarshalJSON writes the summary with the metrics of Ended absent when
@@ -128,6 +132,7 @@ func (s Summary) MarshalJSON() ([]byte, error) {
 		Policy: s.Policy, Workload: s.Workload, Platform: s.Platform, Processors: s.Processors,
 		Jobs: s.Jobs, Completed: s.Completed, Killed: s.Killed, Failed: s.Failed,
 		Dropped: s.Dropped, Unfinished: s.Unfinished, Skipped: s.Skipped, Extra: s.Extra, TimeUnit: s.TimeUnit,
+		Provenance: s.Provenance,
 	}
 	if s.Ended() {
 		j.Wait, j.Response, j.BSLD = &s.Wait, &s.Response, &s.BSLD

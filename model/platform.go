@@ -75,7 +75,7 @@ type nodeGroup struct {
 	Count      int      `yaml:"count" range:"[1,]"`
 	Prefix     string   `yaml:"prefix"`
 	PEs        *int     `yaml:"pes" range:"[1,]"`
-	Speed      *float64 `yaml:"speed" range:"(0,]"`
+	Speed      *float64 `yaml:"speed" range:"[0.001,]"` // slower nodes make a run effectively endless
 	Capability *int     `yaml:"capability" range:"[0,]"`
 	Cost       *float64 `yaml:"cost" range:"[0,]"`
 	Stability  *float64 `yaml:"stability" range:"[0,1]"`

@@ -4,6 +4,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/gridsched/gridsched/internal/testenv"
 )
 
 func TestParsePlatform(t *testing.T) {
@@ -49,7 +51,7 @@ osc.yaml:3:12: groups[0].speed: want a finite number, got .nan`},
 		{"huge count", "groups:\n  - count: 2000000000\n", `osc.yaml:2:12: groups[0].count: 2000000000 nodes bring the platform over the limit of 1048576 nodes (raise it with --max-nodes)`},
 		{"counts add up", "groups:\n  - count: 1000000\n  - count: 100000\n", `osc.yaml:3:12: groups[1].count: 100000 nodes bring the platform over the limit`},
 		{"alias bomb", "a: &a [1,1,1,1,1,1,1,1,1,1]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b,*b]\nd: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c,*c]\ne: &e [*d,*d,*d,*d,*d,*d,*d,*d,*d,*d]\n", `the document expands to more than 100000 values`},
-		{"negative speed", "groups:\n  - count: 2\n    speed: -1\n", `osc.yaml:3:12: groups[0].speed: -1 is out of range: want a value > 0`},
+		{"negative speed", "groups:\n  - count: 2\n    speed: -1\n", `osc.yaml:3:12: groups[0].speed: -1 is out of range: want a value >= 0.001`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			p, err := ParsePlatform("osc.yaml", []byte(c.in))
@@ -72,6 +74,9 @@ func FuzzParsePlatform(f *testing.F) {
 	f.Add([]byte("groups:\n  - count: 2\n    speed: .nan\n    stability: .inf\n"))
 	f.Add([]byte("a: &a [1,1]\nb: [*a,*a]\n"))
 	f.Add([]byte("groups:\n  - {count: 4, pes: 4611686018427387904, prefix: x}\n"))
+	for _, sp := range testenv.IntegerSpellings { // every YAML integer spelling, in every numeric field
+		f.Add([]byte("groups:\n  - {count: " + sp.Text + ", pes: " + sp.Text + ", stability: " + sp.Text + ", delay: " + sp.Text + "}\n"))
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		p, err := ParsePlatform("fuzz.yaml", data)
 		if err != nil {

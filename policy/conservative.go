@@ -22,7 +22,7 @@ import (
 type Conservative struct {
 	sel  NodeSelector
 	q    queue // waiting jobs in arrival order
-	run  runningSet[*flatProfile]
+	run  runningSet[*resProfile]
 	res  []float64 // reservation start per job index; NaN = not placed; +Inf = cannot fit now
 	due  resHeap   // placed reservations by start time
 	todo []*engine.Job
@@ -64,7 +64,7 @@ func (c *Conservative) Consultation() engine.Consultation { return engine.Settle
 // NewConservative returns conservative backfilling using sel for node
 // selection.
 func NewConservative(sel NodeSelector) *Conservative {
-	return &Conservative{sel: sel, run: newFlatRunningSet(), wake: math.NaN()}
+	return &Conservative{sel: sel, run: newResRunningSet(), wake: math.NaN()}
 }
 
 func (c *Conservative) resOf(j *engine.Job) *float64 {

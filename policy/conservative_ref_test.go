@@ -266,3 +266,13 @@ func (h *dueHeap) pop() {
 	}
 	*h = q
 }
+
+// ConservativeProfileLen is the number of points in c's profile.
+func ConservativeProfileLen(c *Conservative) int { return c.run.prof.Len() }
+
+// SetConservativeTree makes c's profile switch to the tree above
+// treeAbove points and back under flatBelow, with chunks of chunk points
+// (tests: a small profile then exercises the tree and the switches).
+func SetConservativeTree(c *Conservative, treeAbove, flatBelow, chunk int) {
+	c.run.prof.treeAbove, c.run.prof.flatBelow, c.run.prof.chunk = treeAbove, flatBelow, chunk
+}

@@ -2,6 +2,8 @@ package policy_test
 
 import (
 	"fmt"
+	"math"
+	"math/rand/v2"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -96,7 +98,11 @@ func TestPropertyConservativeSkipEqualsAsking(t *testing.T) {
 				fails = append(fails, [3]int{rapid.IntRange(0, 100).Draw(t, "node"), rapid.IntRange(0, 300).Draw(t, "at"), rapid.IntRange(0, 50).Draw(t, "down")})
 			}
 		}
-		a, la := runConservative(t, p, jobs, policy.NewConservative(policy.FirstFit{}), o, fails)
+		cons := policy.NewConservative(policy.FirstFit{})
+		if rapid.Bool().Draw(t, "tree") {
+			policy.SetConservativeTree(cons, rapid.IntRange(0, 12).Draw(t, "tree-above"), 0, rapid.SampledFrom([]int{4, 7}).Draw(t, "chunk"))
+		}
+		a, la := runConservative(t, p, jobs, cons, o, fails)
 		b, lb := runConservative(t, p, jobs, policy.NewRefConservative(policy.FirstFit{}), o, fails)
 		for i := range min(len(la), len(lb)) {
 			if la[i] != lb[i] {
@@ -113,4 +119,84 @@ func TestPropertyConservativeSkipEqualsAsking(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestConservativeLargeEqualsAsking is TestPropertyConservativeSkipEqualsAsking
+// on workloads large enough for the profile to hold hundreds of points
+// (on seeds 1–2 the tree from 40 points on, in chunks of 8, and back to
+// the flat array under 20; issue 30): thousands of jobs arriving faster than a small platform serves
+// them, estimates exact or up to 4× the runtime, with and without a node
+// failure (a rebuild). The skipping policy on the tree profile and the
+// oracle on the treap, asking every job, make the same reservations in the
+// same order and the same starts.
+func TestConservativeLargeEqualsAsking(t *testing.T) {
+	if testing.Short() {
+		t.Skip("thousands of jobs under the oracle")
+	}
+	for seed := uint64(1); seed <= 4; seed++ {
+		r := rand.New(rand.NewPCG(seed, 30))
+		p := model.Uniform("u", 64, 1)
+		jobs := make([]model.Job, 3000)
+		submit := 0.0
+		for i := range jobs {
+			submit += math.Floor(r.ExpFloat64() * 150)
+			run := math.Ceil(math.Exp(r.NormFloat64()*1.2 + 6))
+			procs := 1 << r.IntN(7)
+			if procs > 64 {
+				procs = 64
+			}
+			j := model.NewJob(int64(i+1), submit, run, procs)
+			if seed%2 == 0 {
+				j.Estimate = run // exact: no compression, only placements
+			} else {
+				j.Estimate = math.Ceil(run * (1 + 3*r.Float64()))
+			}
+			jobs[i] = j
+		}
+		var logs [2][]string
+		var ends [2][]string
+		maxPoints := 0
+		for k, pol := range []engine.Policy{policy.NewConservative(policy.FirstFit{}), policy.NewRefConservative(policy.FirstFit{})} {
+			rec := func(j *engine.Job, s float64) { logs[k] = append(logs[k], fmt.Sprintf("%d@%g", j.ID, s)) }
+			if c, ok := pol.(*policy.Conservative); ok {
+				if seed <= 2 {
+					policy.SetConservativeTree(c, 40, 20, 8) // dozens of chunks, many switches
+				}
+				c.OnReserve = func(j *engine.Job, s float64) {
+					rec(j, s)
+					maxPoints = max(maxPoints, policy.ConservativeProfileLen(c))
+				}
+			} else {
+				policy.SetRefOnReserve(pol, rec)
+			}
+			e := engine.New(p, jobs, pol, engine.Options{})
+			if seed == 3 {
+				e.FailNode(5000, 7, true)
+				e.RepairNode(9000, 7)
+			}
+			if err := e.Run(); err != nil {
+				t.Fatal(err)
+			}
+			for _, j := range e.Jobs() {
+				ends[k] = append(ends[k], fmt.Sprintf("%d %g %g %s", j.ID, j.Start, j.End, j.Alloc))
+			}
+		}
+		t.Logf("seed %d: %d points at most", seed, maxPoints)
+		if maxPoints < 4*64 {
+			t.Errorf("seed %d: the profile held at most %d points; the test wants several chunks", seed, maxPoints)
+		}
+		if len(logs[0]) != len(logs[1]) {
+			t.Fatalf("seed %d: %d reservations, the oracle %d", seed, len(logs[0]), len(logs[1]))
+		}
+		for i := range logs[0] {
+			if logs[0][i] != logs[1][i] {
+				t.Fatalf("seed %d: reservation %d: %s, the oracle %s", seed, i, logs[0][i], logs[1][i])
+			}
+		}
+		for i := range ends[0] {
+			if ends[0][i] != ends[1][i] {
+				t.Fatalf("seed %d: job %s, the oracle %s", seed, ends[0][i], ends[1][i])
+			}
+		}
+	}
 }

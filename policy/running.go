@@ -16,14 +16,18 @@ type runningSet[P adder] struct {
 	key  []float64 // release time point per job index; NaN when not running
 }
 
-// adder is the part of a profile the running set updates: Profile (EASY)
-// or flatProfile (conservative).
+// adder is the part of a profile the running set updates: Profile (EASY),
+// resProfile (conservative) or flatProfile.
 type adder interface{ Add(t float64, d int) }
 
 func newRunningSet() runningSet[*Profile] { return runningSet[*Profile]{prof: NewProfile(0)} }
 
 func newFlatRunningSet() runningSet[*flatProfile] {
 	return runningSet[*flatProfile]{prof: newFlatProfile()}
+}
+
+func newResRunningSet() runningSet[*resProfile] {
+	return runningSet[*resProfile]{prof: newResProfile()}
 }
 
 func (r *runningSet[P]) slot(j *engine.Job) *float64 {

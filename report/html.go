@@ -2,33 +2,57 @@ package report
 
 import (
 	"bytes"
+	"encoding/base64"
 	"html/template"
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
+	"sync"
+
+	"codeberg.org/go-fonts/liberation/liberationsansregular"
 )
 
-var page = template.Must(template.New("page").Parse(`<!DOCTYPE html>
+var page = template.Must(template.New("page").Funcs(template.FuncMap{
+	"files": func(f Figure) string {
+		if len(f.Files) == 0 {
+			return ""
+		}
+		return "figures/" + f.Name + "." + strings.Join(f.Files, ", .")
+	},
+	"table": func(t Table, class string) tableOf { return tableOf{t, class} },
+}).Parse(`<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{{.Title}}</title>
 <style>
-body { font-family: system-ui, -apple-system, "Segoe UI", sans-serif; margin: 0 auto; max-width: 70rem; padding: 1rem 2rem; color: #1d1d1f; line-height: 1.45; }
+@font-face { font-family: "Liberation Sans"; src: url({{.Font}}) format("truetype"); }
+body { font-family: system-ui, -apple-system, "Segoe UI", sans-serif; margin: 0 auto; max-width: 75rem; padding: 1rem 2rem; color: #1d1d1f; line-height: 1.45; }
 h1 { border-bottom: 2px solid #ddd; padding-bottom: .3rem; }
 h2 { margin-top: 2.5rem; border-bottom: 1px solid #eee; }
 nav ul { columns: 2; }
-figure { margin: 1.5rem 0; padding: .5rem; border: 1px solid #eee; border-radius: 6px; }
-.figs { display: grid; grid-template-columns: repeat(auto-fill, minmax(30rem, 1fr)); gap: 0 1.5rem; }
-figcaption { font-size: .9rem; color: #555; }
+figure { margin: 1rem 0; padding: .5rem; border: 1px solid #eee; border-radius: 6px; }
+.figs { display: grid; grid-template-columns: repeat(auto-fill, minmax(28rem, 1fr)); gap: 0 1.5rem; }
+.figs figure.wide { grid-column: 1 / -1; }
+figcaption { font-size: .85rem; color: #555; }
+.paper { font-weight: 600; color: #0b5394; }
+.constant { font-size: .9rem; padding: .5rem .8rem; border-left: 4px solid #bbb; background: #f7f7f7; margin: .5rem 0; }
 table { border-collapse: collapse; font-size: .85rem; margin: 1rem 0; }
-th, td { border: 1px solid #ddd; padding: .25rem .5rem; text-align: left; }
+th, td { border: 1px solid #ddd; padding: .25rem .5rem; text-align: left; vertical-align: top; }
 th { background: #f5f5f7; }
-td:first-child, th:first-child { text-align: left; }
-td { vertical-align: top; }
 .note { background: #fffbe6; border-left: 4px solid #f0c000; padding: .5rem 1rem; }
-.files { font-size: .85rem; color: #555; }
+.files { font-size: .8rem; color: #777; }
+details { margin: 1rem 0; border: 1px solid #e4e4e4; border-radius: 6px; padding: .3rem .8rem; }
+details > summary { cursor: pointer; font-weight: 600; color: #333; }
+.summary th { background: #eef4fb; }
+.view { border: 1px solid #ccd; border-radius: 6px; padding: .5rem; margin: 1rem 0; outline: none; }
+.view canvas { width: 100%; height: 340px; display: block; cursor: grab; }
+.view-bar { display: flex; gap: .4rem; align-items: center; flex-wrap: wrap; font-size: .9rem; }
+.view-bar b { margin-right: auto; }
+.view-legend span { margin-right: 1rem; padding-top: 2px; font-size: .85rem; }
+.view-note { font-size: .8rem; color: #555; }
 </style>
 </head>
 <body>
@@ -40,37 +64,97 @@ td { vertical-align: top; }
 <h2>{{$s.Title}}</h2>
 {{if $s.Description}}<p>{{$s.Description}}</p>{{end}}
 {{range $s.Notes}}<p class="note">{{.}}</p>{{end}}
-{{range $s.Lead}}
-<h3>{{.Title}}</h3>
-<table>
-<tr>{{range .Columns}}<th>{{.}}</th>{{end}}</tr>
-{{range .Rows}}<tr>{{range .}}<td>{{.}}</td>{{end}}</tr>
-{{end}}</table>
-{{end}}
-<div class="figs">
-{{range $s.Figures}}
-<figure id="{{.Name}}">
-{{.SVG}}
-<figcaption><b>{{.Title}}.</b> {{.Caption}} <span class="files">(figures/{{.Name}}.svg, .png)</span></figcaption>
-</figure>
-{{end}}
+{{range $s.Summary}}{{template "table" (table . "summary")}}{{end}}
+{{range $s.Lead}}{{template "table" (table . "")}}{{end}}
+{{template "figs" $s.Figures}}
+{{range $s.Views}}
+<div class="view" id="{{.ID}}" data-kind="{{.Kind}}" tabindex="0">
+<div class="view-bar"><b>{{.Title}}</b>{{if eq .Kind "series"}}<select aria-label="time series"></select>{{end}}
+<button data-act="left" aria-label="pan left">←</button><button data-act="in" aria-label="zoom in">+</button><button data-act="out" aria-label="zoom out">−</button><button data-act="right" aria-label="pan right">→</button><button data-act="reset">whole run</button></div>
+<canvas></canvas>
+<div class="view-legend"></div><div class="view-note"></div>
+<p class="files">{{.Caption}}</p>
+<script type="application/json" class="view-data">{{.Data}}</script>
 </div>
-{{range $s.Tables}}
-<h3>{{.Title}}</h3>
-<table>
-<tr>{{range .Columns}}<th>{{.}}</th>{{end}}</tr>
-{{range .Rows}}<tr>{{range .}}<td>{{.}}</td>{{end}}</tr>
-{{end}}</table>
+{{end}}
+{{range $s.Tables}}{{template "table" (table . "")}}{{end}}
+{{range $s.Folds}}
+<details>
+<summary>{{.Summary}}</summary>
+{{range .Notes}}<p class="note">{{.}}</p>{{end}}
+{{template "figs" .Figures}}
+{{range .Tables}}{{template "table" (table . "")}}{{end}}
+</details>
 {{end}}
 </section>
 {{end}}
 <p class="files">Generated by gridsched. Self-contained: no network access is needed to view this page.</p>
+{{if .Script}}<script>{{.Script}}</script>{{end}}
 </body>
 </html>
+{{define "figs"}}{{if .}}<div class="figs">
+{{range .}}{{if .Text}}<p class="constant" id="{{.Name}}"><b>{{.Title}}.</b> {{.Text}}</p>
+{{else}}<figure id="{{.Name}}"{{if gt .Width 300.0}} class="wide"{{end}}>
+{{.SVG}}
+<figcaption>{{if .Paper}}<span class="paper">Paper: {{.Paper}}.</span> {{end}}<b>{{.Title}}.</b> {{.Caption}} {{with files .}}<span class="files">({{.}})</span>{{end}}</figcaption>
+</figure>
+{{end}}{{end}}
+</div>{{end}}{{end}}
+{{define "table"}}<h3>{{.T.Title}}</h3>
+<table{{if .Class}} class="{{.Class}}"{{end}}>
+<tr>{{range .T.Columns}}<th>{{.}}</th>{{end}}</tr>
+{{range .T.Rows}}<tr>{{range .}}<td>{{.}}</td>{{end}}</tr>
+{{end}}</table>{{end}}
 `))
 
-// Write renders the page as HTML.
-func (p *Page) Write(w io.Writer) error { return page.Execute(w, p) }
+type tableOf struct {
+	T     Table
+	Class string
+}
+
+var fontURL = sync.OnceValue(func() template.URL {
+	return template.URL("data:font/ttf;base64," + base64.StdEncoding.EncodeToString(liberationsansregular.TTF))
+})
+
+// Write renders the page as HTML; figures not yet drawn are drawn (SVG
+// only, no files).
+func (p *Page) Write(w io.Writer) error {
+	script := false
+	for _, s := range p.Sections {
+		script = script || len(s.Views) > 0
+	}
+	figs := p.Figures()
+	if err := Render(figs, Output{}); err != nil {
+		return err
+	}
+	viewIDs(p.Sections)
+	data := struct {
+		*Page
+		Font   template.URL
+		Script template.JS
+	}{Page: p, Font: fontURL()}
+	if script {
+		data.Script = ViewScript()
+	}
+	return page.Execute(w, data)
+}
+
+// Figures lists every figure of the page (shown and folded).
+func (p *Page) Figures() []*Figure {
+	var figs []*Figure
+	for i := range p.Sections {
+		s := &p.Sections[i]
+		for k := range s.Figures {
+			figs = append(figs, &s.Figures[k])
+		}
+		for f := range s.Folds {
+			for k := range s.Folds[f].Figures {
+				figs = append(figs, &s.Folds[f].Figures[k])
+			}
+		}
+	}
+	return figs
+}
 
 // WriteFile renders the page to path (creating its folder), atomically.
 func (p *Page) WriteFile(path string) error {

@@ -1,9 +1,10 @@
 // Package report draws results: sweep figures (a metric against a
 // parameter, one line per series, 95% confidence intervals as error
 // bars), single-run figures (utilization and queue length over time, a
-// Gantt chart, workload distributions), each as SVG and PNG for papers,
-// and a self-contained HTML page (inline SVG, no network needed).
-// gonum/plot's output is byte-stable, so figures are deterministic.
+// Gantt chart, workload distributions), each as SVG, PNG (300 dpi) and PDF
+// for papers, and a self-contained HTML page (inline SVG, no network
+// needed). gonum/plot's output is byte-stable, so figures are
+// deterministic.
 package report
 
 import (
@@ -11,35 +12,60 @@ import (
 
 	"github.com/gridsched/gridsched/system"
 
-	"bytes"
 	"fmt"
 	"html/template"
 	"image/color"
 	"math"
-	"os"
-	"path/filepath"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
 
 	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 )
 
-// Figure is one drawn figure.
+// Figure is one figure: built by a figure function, drawn by Render.
 type Figure struct {
 	Name    string // file name without extension
 	Title   string
 	Caption string
-	SVG     template.HTML // inline SVG for the HTML page
+	// Paper names the paper's figure or table this one reproduces
+	// ("figure 5"), "" for the others.
+	Paper string
+	// Text replaces the plot when there is nothing to draw: a metric
+	// constant across the figure is one sentence, not a flat line.
+	Text string
+	SVG  template.HTML // inline SVG for the HTML page (after Render)
+	// Files are the formats written (after Render with a folder).
+	Files []string
+	// Width and Height of the drawn figure in points (after Render).
+	Width, Height float64
 	// What was drawn, for tests and the page: axis labels, the most x
-	// values of a line, the paper's reference markers.
+	// values of a line, the paper's reference markers, the legend's
+	// entries, the statistics of box plots, and the time span each
+	// line of a time series covers (seconds).
 	XLabel, YLabel string
 	XValues        int
 	Refs           int
+	Legend         []string
+	Boxes          []BoxStats
+	Spans          map[string][2]float64
+
+	fr *frame
+}
+
+// BoxStats are the statistics a box plot draws.
+type BoxStats struct {
+	Name                       string
+	N                          int
+	Q1, Median, Q3             float64
+	ZeroShare                  float64 // fraction of values ≤ 0
+	AdjLow, AdjHigh            float64
+	MinValue, MaxValue, Points int // Points: outliers drawn
 }
 
 // Table is a table for the HTML page.
@@ -49,14 +75,30 @@ type Table struct {
 	Rows    [][]string
 }
 
-// Section is one part of a report (one experiment or one run).
+// Fold is a folded part of a section (a <details> element): diagnostic
+// figures and tables a reader opens when needed.
+type Fold struct {
+	Summary string
+	Notes   []string
+	Figures []Figure
+	Tables  []Table
+}
+
+// Section is one part of a report (a seed, one experiment or one run).
 type Section struct {
-	Title       string
+	Title string
+	// Seed is the paper the section belongs to ("000"…), "" for none.
+	Seed        string
 	Description string
 	Notes       []string
-	Lead        []Table // tables shown before the figures (summary, claims)
-	Figures     []Figure
-	Tables      []Table
+	// Summary is the verdict summary shown first (one table per seed).
+	Summary []Table
+	Lead    []Table // tables shown before the figures (summary, claims)
+	Figures []Figure
+	// Views are the interactive (zoom and pan) views of a run.
+	Views  []View
+	Tables []Table
+	Folds  []Fold
 }
 
 // Page is a whole report.
@@ -69,119 +111,40 @@ type Page struct {
 // Link is a link to another report.
 type Link struct{ Href, Text string }
 
-const width, height = 16 * vg.Centimeter, 10 * vg.Centimeter
-
-// newPlot is a plot with the house style: wrapped title, grid, human tick
-// labels.
-func newPlot(title, xlabel, ylabel string) *plot.Plot {
+// newPlot is a plot with the house style: the figures' font and sizes,
+// a grid, human tick labels. The title is drawn by the frame.
+func newPlot(xlabel, ylabel string) *plot.Plot {
 	p := plot.New()
-	p.Title.Text = Wrap(title, 60)
-	p.Title.Padding = vg.Points(4)
-	p.Title.TextStyle.Font.Size = vg.Points(11)
-	for _, a := range []*plot.Axis{&p.X, &p.Y} {
-		a.Label.TextStyle.Font.Size = vg.Points(10)
-		a.Tick.Label.Font.Size = vg.Points(9)
+	for i, a := range []*plot.Axis{&p.X, &p.Y} {
+		axis := []string{"x", "y"}[i]
+		a.Label.TextStyle.Font = font.From(sans, vg.Points(labelSize))
+		a.Label.TextStyle.Handler = roleHandler{plain(), axis + "-label"}
+		a.Tick.Label.Font = font.From(sans, vg.Points(tickSize))
+		a.Tick.Label.Handler = roleHandler{plain(), axis + "-tick"}
+		a.Padding = vg.Points(3)
 	}
 	p.X.Label.Text = xlabel
 	p.Y.Label.Text = ylabel
 	p.X.Tick.Marker = humanTicks{plot.DefaultTicks{}}
 	p.Y.Tick.Marker = humanTicks{plot.DefaultTicks{}}
-	p.Add(plotter.NewGrid())
+	g := plotter.NewGrid()
+	g.Vertical.Color = color.Gray{Y: 225}
+	g.Horizontal.Color = color.Gray{Y: 225}
+	p.Add(g)
 	return p
 }
 
-// legend is a legend drawn outside the data area, on the right.
-type legend struct {
-	plot.Legend
-	n int
-}
-
-func newLegend() *legend {
-	l := &legend{Legend: plot.NewLegend()}
-	l.Top, l.Left = true, true
-	l.TextStyle.Font.Size = vg.Points(9)
-	return l
-}
-
-func (l *legend) add(name string, th ...plot.Thumbnailer) {
-	l.Add(name, th...)
-	l.n++
-}
-
-// render draws p (and leg, to its right) in format.
-func render(p *plot.Plot, leg *legend, format string) ([]byte, error) {
-	c, err := draw.NewFormattedCanvas(width, height, format)
-	if err != nil {
-		return nil, err
+// figure wraps a frame into an undrawn figure.
+func figure(name, title, caption string, fr *frame) Figure {
+	f := Figure{Name: name, Title: title, Caption: caption, fr: fr, XLabel: fr.p.X.Label.Text, YLabel: fr.p.Y.Label.Text}
+	for _, e := range fr.legend {
+		f.Legend = append(f.Legend, e.name)
 	}
-	dc := draw.New(c)
-	dc.SetColor(color.White)
-	dc.Fill(dc.Rectangle.Path())
-	if leg != nil && leg.n > 0 {
-		r := leg.Rectangle(dc)
-		w := r.Max.X - r.Min.X + vg.Points(10)
-		if w > width/2 {
-			w = width / 2
-		}
-		p.Draw(draw.Crop(dc, 0, -w, 0, 0))
-		top := vg.Points(0)
-		if p.Title.Text != "" {
-			top = p.Title.TextStyle.Rectangle(p.Title.Text).Size().Y + p.Title.Padding
-		}
-		leg.Draw(draw.Crop(dc, width-w+vg.Points(6), 0, 0, -top-vg.Points(4)))
-	} else {
-		p.Draw(dc)
-	}
-	var b bytes.Buffer
-	if _, err := c.WriteTo(&b); err != nil {
-		return nil, err
-	}
-	return b.Bytes(), nil
-}
-
-// save writes p as dir/name.svg and dir/name.png (atomically) and returns
-// the figure with its SVG inline; with dir "" it writes no file and
-// renders only the SVG.
-func save(p *plot.Plot, leg *legend, dir, name, title, caption string) (Figure, error) {
-	formats := []string{"svg", "png"}
-	if dir == "" {
-		// No folder: the figure is wanted inline only (its SVG), no files.
-		formats = formats[:1]
-	} else if err := os.MkdirAll(dir, 0o755); err != nil {
-		return Figure{}, err
-	}
-	var svg []byte
-	for _, format := range formats {
-		b, err := render(p, leg, format)
-		if err != nil {
-			return Figure{}, err
-		}
-		if dir == "" {
-			svg = b
-			break
-		}
-		if err := writeAtomic(filepath.Join(dir, name+"."+format), b); err != nil {
-			return Figure{}, err
-		}
-		if format == "svg" {
-			svg = b
-		}
-	}
-	return Figure{Name: name, Title: title, Caption: caption, SVG: inlineSVG(svg), XLabel: p.X.Label.Text, YLabel: p.Y.Label.Text}, nil
+	return f
 }
 
 // writeAtomic writes b to path through a temporary file and a rename.
 func writeAtomic(path string, b []byte) error { return atomicfile.WriteFile(path, b, 0o644) }
-
-var svgPrologue = regexp.MustCompile(`(?s)^.*?(<svg)`)
-
-// inlineSVG strips the XML prologue so the SVG can sit inside HTML, and
-// makes it scale with the page.
-func inlineSVG(b []byte) template.HTML {
-	s := svgPrologue.ReplaceAllString(string(b), "$1")
-	s = strings.Replace(s, "<svg ", `<svg style="width:100%;height:auto" `, 1)
-	return template.HTML(s) // generated by gonum/plot from our own data
-}
 
 // Series is one line of a sweep figure.
 type Series struct {
@@ -201,19 +164,47 @@ type RefPoint struct {
 // Sweep describes a sweep figure.
 type Sweep struct {
 	Title, XLabel string
-	Metric        Metric // the y axis (its label, unit and physical bounds)
-	Series        []Series
-	Categories    []string // nominal x axis: X values index it
-	Refs          []RefPoint
-	Caption       string // what a point is (default: "Means over replications")
+	// SeriesLabel says what tells the series apart ("policy"): the axis
+	// of a figure whose lines have one x value each.
+	SeriesLabel string
+	Metric      Metric // the y axis (its label, unit and physical bounds)
+	Series      []Series
+	Categories  []string // nominal x axis: X values index it
+	Refs        []RefPoint
+	Caption     string // what a point is (default: "Means over replications")
+	Paper       string // the paper's figure this reproduces
 }
 
 // SweepFigure draws series of (x, mean ± CI) points, with the paper's
 // numbers as hollow markers on the same axes. CI bars are clipped to the
 // metric's physical range, and the axis never goes below its minimum.
-func SweepFigure(dir, name string, sw Sweep) (Figure, error) {
-	p := newPlot(sw.Title, sw.XLabel, sw.Metric.Label())
-	leg := newLegend()
+// Series identical at every point are drawn once and named together;
+// on a nominal axis the series are set slightly apart so that none hides
+// another. A metric that is the same everywhere becomes a sentence; a
+// sweep with one x value becomes a point chart of its series.
+func SweepFigure(name string, sw Sweep) (Figure, error) {
+	caption := "Means over replications"
+	if sw.Caption != "" {
+		caption = sw.Caption
+	}
+	xs := map[float64]bool{}
+	for _, s := range sw.Series {
+		for _, x := range s.X {
+			xs[x] = true
+		}
+	}
+	if v, n, ok := constant(sw.Series); ok && len(sw.Refs) == 0 {
+		f := Figure{Name: name, Title: sw.Title, Paper: sw.Paper, XLabel: sw.XLabel, YLabel: sw.Metric.Label(), XValues: len(xs)}
+		f.Text = fmt.Sprintf("%s is %s %s at every one of the %d points of this figure (%s).", sw.Metric.Name, HumanNum(v), unitWord(sw.Metric.Unit), n, seriesNames(sw.Series))
+		return f, nil
+	}
+	if len(xs) == 1 && len(sw.Series) > 1 {
+		return pointChart(name, sw, caption)
+	}
+	groups := identical(sw.Series)
+	var notes []string
+	p := newPlot(sw.XLabel, sw.Metric.Label())
+	fr := newFrame(sw.Title, p)
 	logY := wideRange(sw.Series)
 	lo, hi := sw.Metric.Min, sw.Metric.Max
 	colour := map[string]int{}
@@ -222,107 +213,62 @@ func SweepFigure(dir, name string, sw Sweep) (Figure, error) {
 	if len(sw.Refs) > 0 {
 		ours = "ours: "
 	}
-	for i, s := range sw.Series {
-		colour[s.Name] = i
-		xys := make(plotter.XYs, len(s.X))
-		errs := make(plotter.YErrors, len(s.X))
-		hasErr := false
-		seen := map[float64]bool{}
-		for k := range s.X {
-			seen[s.X[k]] = true
-			xys[k] = plotter.XY{X: s.X[k], Y: s.Y[k]}
-			e := s.Err[k]
-			if math.IsNaN(e) {
-				e = 0
-			} else {
-				hasErr = true
-			}
-			low, high := e, e
-			if !math.IsNaN(lo) {
-				low = max(0, min(low, s.Y[k]-lo))
-			}
-			if !math.IsNaN(hi) {
-				high = max(0, min(high, hi-s.Y[k]))
-			}
-			if logY {
-				// A log axis has no room below 0: clip the lower bar.
-				low = min(low, 0.9*s.Y[k])
-			}
-			errs[k].Low, errs[k].High = low, high
+	nominal := sw.Categories != nil
+	for gi, g := range groups {
+		s := sw.Series[g[0]]
+		for _, k := range g {
+			colour[sw.Series[k].Name] = gi
 		}
-		xvals = max(xvals, len(seen))
-		line, points, err := plotter.NewLinePoints(xys)
+		off := 0.0
+		if nominal {
+			off = dodge(gi, len(groups))
+		}
+		xys, errs, hasErr := points(s, off, lo, hi, logY)
+		xvals = max(xvals, distinct(s.X))
+		line, pts, err := plotter.NewLinePoints(xys)
 		if err != nil {
 			return Figure{}, err
 		}
-		c := Color(i)
+		c := Color(gi)
 		line.Color = c
-		line.Width = vg.Points(1.5)
-		points.Color = c
-		points.Shape = Shape(i)
-		points.Radius = vg.Points(3)
-		p.Add(line, points)
+		line.Width = vg.Points(1.2)
+		line.Dashes = dashes(gi)
+		pts.Color = c
+		pts.Shape = Shape(gi)
+		pts.Radius = vg.Points(2.5)
+		p.Add(line, pts)
 		if hasErr {
-			eb, err := plotter.NewYErrorBars(struct {
-				plotter.XYs
-				plotter.YErrors
-			}{xys, errs})
-			if err != nil {
+			if err := addErrorBars(p, xys, errs, c); err != nil {
 				return Figure{}, err
 			}
-			eb.Color = c
-			eb.CapWidth = vg.Points(5)
-			p.Add(eb)
 		}
-		leg.add(ours+s.Name, line, points)
+		names := make([]string, len(g))
+		for k, i := range g {
+			names[k] = sw.Series[i].Name
+		}
+		if len(g) > 1 {
+			notes = append(notes, "Identical at every point (drawn once): "+strings.Join(names, ", "))
+		}
+		fr.add(ours+strings.Join(names, " = "), line, pts)
 	}
-	refs := 0
-	if len(sw.Refs) > 0 {
-		byColour := map[int]plotter.XYs{}
-		var order []int
-		for _, r := range sw.Refs {
-			i, ok := colour[r.Series]
-			if !ok && len(sw.Series) == 1 {
-				i, ok = 0, true
-			}
-			if !ok {
-				i = 6 // black
-			}
-			if _, ok := byColour[i]; !ok {
-				order = append(order, i)
-			}
-			byColour[i] = append(byColour[i], plotter.XY{X: r.X, Y: r.Y})
-			refs++
+	refs, err := addRefs(p, fr, sw.Refs, colour, len(sw.Series) == 1, func(x float64) float64 {
+		if nominal {
+			return x + dodge(0, 1)
 		}
-		var thumb *plotter.Scatter
-		for _, i := range order {
-			sc, err := plotter.NewScatter(byColour[i])
-			if err != nil {
-				return Figure{}, err
-			}
-			sc.GlyphStyle = draw.GlyphStyle{Color: Color(i), Radius: vg.Points(5.5), Shape: draw.PyramidGlyph{}}
-			p.Add(sc)
-			if thumb == nil {
-				thumb = sc
-			}
-			inner, _ := plotter.NewScatter(byColour[i])
-			inner.GlyphStyle = draw.GlyphStyle{Color: color.White, Radius: vg.Points(2.5), Shape: draw.PyramidGlyph{}}
-			p.Add(inner)
-		}
-		t := *thumb
-		t.GlyphStyle.Color = color.Black
-		leg.add("paper (▲)", &t)
+		return x
+	})
+	if err != nil {
+		return Figure{}, err
 	}
-	if sw.Categories != nil {
+	if nominal {
 		p.NominalX(sw.Categories...)
-	}
-	caption := "Means over replications"
-	if sw.Caption != "" {
-		caption = sw.Caption
+		wrapCategories(p, len(sw.Categories), fr.width)
+	} else {
+		p.X.Tick.Marker = valueTicks(xs, p.X.Tick.Marker)
 	}
 	if logY {
 		p.Y.Scale = plot.LogScale{}
-		p.Y.Tick.Marker = humanTicks{plot.LogTicks{Prec: -1}}
+		p.Y.Tick.Marker = logTicks{}
 		caption += " (logarithmic y axis)"
 	} else {
 		if !math.IsNaN(lo) && p.Y.Min < lo {
@@ -332,23 +278,277 @@ func SweepFigure(dir, name string, sw Sweep) (Figure, error) {
 			p.Y.Max = hi
 		}
 	}
+	caption += captionTail(sw, refs)
+	for _, n := range notes {
+		caption += " " + n + "."
+	}
+	f := figure(name, sw.Title, caption, fr)
+	f.XValues, f.Refs, f.Paper = xvals, refs, sw.Paper
+	return f, nil
+}
+
+// captionTail says what the error bars, markers and direction are.
+func captionTail(sw Sweep, refs int) string {
+	s := ""
+	lo, hi := sw.Metric.Min, sw.Metric.Max
 	if anyErr(sw.Series) {
-		caption += "; error bars are 95% confidence intervals (Student's t)"
+		s += "; error bars are 95% confidence intervals (Student's t)"
 		if !math.IsNaN(lo) || !math.IsNaN(hi) {
-			caption += ", clipped to the metric's range"
+			s += ", clipped to the metric's range"
 		}
 	}
 	if refs > 0 {
-		caption += fmt.Sprintf("; %d triangles are the paper's numbers", refs)
+		s += fmt.Sprintf("; %d triangles are the paper's numbers", refs)
 	}
 	if sw.Metric.LowerIsBetter {
-		caption += "; lower is better"
+		s += "; lower is better"
 	} else if _, known := system.MetricInfo(sw.Metric.Key); known && !math.IsNaN(sw.Metric.Min) {
-		caption += "; higher is better"
+		s += "; higher is better"
 	}
-	f, err := save(p, leg, dir, name, sw.Title, caption+".")
-	f.XValues, f.Refs = xvals, refs
-	return f, err
+	return s + "."
+}
+
+// points are a series' points moved by off along x, with their CI bars
+// clipped to [lo, hi] (and above 0 on a log axis).
+func points(s Series, off, lo, hi float64, logY bool) (plotter.XYs, plotter.YErrors, bool) {
+	xys := make(plotter.XYs, len(s.X))
+	errs := make(plotter.YErrors, len(s.X))
+	hasErr := false
+	for k := range s.X {
+		xys[k] = plotter.XY{X: s.X[k] + off, Y: s.Y[k]}
+		e := 0.0
+		if k < len(s.Err) && !math.IsNaN(s.Err[k]) {
+			e = s.Err[k]
+			hasErr = true
+		}
+		low, high := e, e
+		if !math.IsNaN(lo) {
+			low = max(0, min(low, s.Y[k]-lo))
+		}
+		if !math.IsNaN(hi) {
+			high = max(0, min(high, hi-s.Y[k]))
+		}
+		if logY {
+			low = min(low, 0.9*s.Y[k]) // a log axis has no room below 0
+		}
+		errs[k].Low, errs[k].High = low, high
+	}
+	return xys, errs, hasErr
+}
+
+// addErrorBars draws CI bars in colour c.
+func addErrorBars(p *plot.Plot, xys plotter.XYs, errs plotter.YErrors, c color.Color) error {
+	eb, err := plotter.NewYErrorBars(struct {
+		plotter.XYs
+		plotter.YErrors
+	}{xys, errs})
+	if err != nil {
+		return err
+	}
+	eb.Color = c
+	eb.CapWidth = vg.Points(4)
+	p.Add(eb)
+	return nil
+}
+
+// addRefs draws the paper's numbers as hollow triangles in the colour of
+// their series (black when the series is unknown) and adds one legend
+// entry; it returns how many it drew.
+func addRefs(p *plot.Plot, fr *frame, refs []RefPoint, colour map[string]int, single bool, pos func(float64) float64) (int, error) {
+	if len(refs) == 0 {
+		return 0, nil
+	}
+	byColour := map[int]plotter.XYs{}
+	var order []int
+	for _, r := range refs {
+		i, ok := colour[r.Series]
+		if !ok && single {
+			i, ok = 0, true
+		}
+		if !ok {
+			i = 6 // black
+		}
+		if _, seen := byColour[i]; !seen {
+			order = append(order, i)
+		}
+		byColour[i] = append(byColour[i], plotter.XY{X: pos(r.X), Y: r.Y})
+	}
+	var thumb *plotter.Scatter
+	for _, i := range order {
+		sc, err := plotter.NewScatter(byColour[i])
+		if err != nil {
+			return 0, err
+		}
+		sc.GlyphStyle = draw.GlyphStyle{Color: Color(i), Radius: vg.Points(4.5), Shape: draw.PyramidGlyph{}}
+		p.Add(sc)
+		if thumb == nil {
+			thumb = sc
+		}
+		inner, _ := plotter.NewScatter(byColour[i])
+		inner.GlyphStyle = draw.GlyphStyle{Color: color.White, Radius: vg.Points(2), Shape: draw.PyramidGlyph{}}
+		p.Add(inner)
+	}
+	t := *thumb
+	t.GlyphStyle.Color = color.Black
+	fr.add("paper (▲)", &t)
+	return len(refs), nil
+}
+
+// pointChart draws a sweep whose series have one x value each: one
+// category per series, its mean and CI as a point (no line joins
+// different series).
+func pointChart(name string, sw Sweep, caption string) (Figure, error) {
+	p := newPlot(sw.SeriesLabel, sw.Metric.Label())
+	fr := newFrame(sw.Title, p)
+	lo, hi := sw.Metric.Min, sw.Metric.Max
+	logY := wideRange(sw.Series)
+	var cats []string
+	colour := map[string]int{}
+	x0 := math.NaN()
+	for i, s := range sw.Series {
+		colour[s.Name] = i
+		x0 = s.X[0]
+		one := Series{Name: s.Name, X: []float64{float64(i)}, Y: s.Y[:1], Err: s.Err[:1]}
+		xys, errs, hasErr := points(one, 0, lo, hi, logY)
+		sc, err := plotter.NewScatter(xys)
+		if err != nil {
+			return Figure{}, err
+		}
+		sc.GlyphStyle = draw.GlyphStyle{Color: Color(i), Radius: vg.Points(3), Shape: Shape(i)}
+		p.Add(sc)
+		if hasErr {
+			if err := addErrorBars(p, xys, errs, Color(i)); err != nil {
+				return Figure{}, err
+			}
+		}
+		cats = append(cats, s.Name)
+	}
+	// a paper number belongs to its series' category
+	var refs []RefPoint
+	for _, r := range sw.Refs {
+		if i, ok := colour[r.Series]; ok {
+			refs = append(refs, RefPoint{Series: r.Series, X: float64(i), Y: r.Y})
+		}
+	}
+	n, err := addRefs(p, fr, refs, colour, false, func(x float64) float64 { return x })
+	if err != nil {
+		return Figure{}, err
+	}
+	p.NominalX(cats...)
+	wrapCategories(p, len(cats), fr.width)
+	if logY {
+		p.Y.Scale = plot.LogScale{}
+		p.Y.Tick.Marker = logTicks{}
+	} else {
+		if !math.IsNaN(lo) && p.Y.Min < lo {
+			p.Y.Min = lo
+		}
+		if !math.IsNaN(hi) && p.Y.Max > hi {
+			p.Y.Max = hi
+		}
+	}
+	at := HumanNum(x0)
+	if sw.Categories != nil && int(x0) >= 0 && int(x0) < len(sw.Categories) {
+		at = sw.Categories[int(x0)]
+	}
+	if sw.XLabel != "" {
+		caption += fmt.Sprintf(", all at %s = %s (the only value of this figure)", sw.XLabel, at)
+	}
+	caption += captionTail(sw, n)
+	f := figure(name, sw.Title, caption, fr)
+	f.XValues, f.Refs, f.Paper = 1, n, sw.Paper
+	return f, nil
+}
+
+// constant reports whether every mean of the series is the same number
+// with no CI (a metric that does not vary across the figure), its value
+// and the number of points.
+func constant(series []Series) (float64, int, bool) {
+	n := 0
+	v := math.NaN()
+	for _, s := range series {
+		for k, y := range s.Y {
+			if math.IsNaN(y) {
+				continue
+			}
+			if k < len(s.Err) && !math.IsNaN(s.Err[k]) && s.Err[k] != 0 {
+				return 0, 0, false
+			}
+			if n == 0 {
+				v = y
+			} else if math.Abs(y-v) > 1e-12*math.Max(1, math.Abs(v)) {
+				return 0, 0, false
+			}
+			n++
+		}
+	}
+	return v, n, n > 1
+}
+
+func seriesNames(series []Series) string {
+	var names []string
+	for _, s := range series {
+		names = append(names, s.Name)
+	}
+	return strings.Join(names, ", ")
+}
+
+// unitWord writes a unit after a number ("s", "jobs/hour"; nothing for
+// a pure ratio).
+func unitWord(u string) string {
+	switch u {
+	case "ratio", "value":
+		return ""
+	}
+	return u
+}
+
+// identical groups the series whose points are the same (x, mean and CI
+// at every point), in the order of their first member.
+func identical(series []Series) [][]int {
+	var groups [][]int
+	for i, s := range series {
+		found := false
+		for g := range groups {
+			if sameSeries(series[groups[g][0]], s) {
+				groups[g] = append(groups[g], i)
+				found = true
+				break
+			}
+		}
+		if !found {
+			groups = append(groups, []int{i})
+		}
+	}
+	return groups
+}
+
+func sameSeries(a, b Series) bool {
+	if len(a.X) != len(b.X) || len(a.X) == 0 {
+		return false
+	}
+	eq := func(x, y float64) bool { return x == y || math.IsNaN(x) && math.IsNaN(y) }
+	for k := range a.X {
+		if !eq(a.X[k], b.X[k]) || !eq(a.Y[k], b.Y[k]) || !eq(errAt(a, k), errAt(b, k)) {
+			return false
+		}
+	}
+	return true
+}
+
+func errAt(s Series, k int) float64 {
+	if k < len(s.Err) {
+		return s.Err[k]
+	}
+	return math.NaN()
+}
+
+func distinct(x []float64) int {
+	seen := map[float64]bool{}
+	for _, v := range x {
+		seen[v] = true
+	}
+	return len(seen)
 }
 
 // wideRange reports whether the means are positive and span more than a
@@ -377,6 +577,34 @@ func anyErr(series []Series) bool {
 	return false
 }
 
+// wrapCategories wraps the labels of a nominal x axis to the width each
+// category has.
+func wrapCategories(p *plot.Plot, n int, width vg.Length) {
+	// NominalX pads the y axis by half the first label; the categories
+	// instead each get a unit of the axis, labels wrapped to it.
+	p.Y.Padding = vg.Points(3)
+	p.X.Min, p.X.Max = min(p.X.Min, -0.5), max(p.X.Max, float64(n)-0.5)
+	avail := (width - vg.Points(50)) / vg.Length(max(n, 1))
+	p.X.Tick.Marker = wrappedTicks{base: p.X.Tick.Marker, sty: p.X.Tick.Label, w: avail * 0.95}
+}
+
+// wrappedTicks wraps the labels of base to w.
+type wrappedTicks struct {
+	base plot.Ticker
+	sty  text.Style
+	w    vg.Length
+}
+
+func (t wrappedTicks) Ticks(lo, hi float64) []plot.Tick {
+	ts := t.base.Ticks(lo, hi)
+	for i := range ts {
+		if ts[i].Label != "" {
+			ts[i].Label = wrapWidth(t.sty, ts[i].Label, t.w)
+		}
+	}
+	return ts
+}
+
 // timeScale picks a unit for a time axis spanning span seconds.
 func timeScale(span float64) (float64, string) {
 	switch {
@@ -390,92 +618,6 @@ func timeScale(span float64) (float64, string) {
 	return 1, "s"
 }
 
-// StepLine is one step function of time for StepFigure.
-type StepLine struct {
-	Name string
-	Y    []float64
-}
-
-// StepFigure draws step functions of time (utilization, queue length)
-// sampled at xs (seconds); with window > 0 each line is drawn as its
-// time-weighted moving average over the window (seconds) instead, which
-// keeps a long run readable.
-func StepFigure(dir, name, title, ylabel string, xs []float64, lines []StepLine, window float64) (Figure, error) {
-	span := 0.0
-	if len(xs) > 0 {
-		span = xs[len(xs)-1] - xs[0]
-	}
-	div, unit := timeScale(span)
-	p := newPlot(title, "time ("+unit+")", ylabel)
-	leg := newLegend()
-	for i, l := range lines {
-		var pts plotter.XYs
-		if window > 0 {
-			for k, y := range movingAverage(xs, l.Y, window) {
-				pts = append(pts, plotter.XY{X: xs[k] / div, Y: y})
-			}
-		} else {
-			for k := range xs {
-				if k > 0 {
-					pts = append(pts, plotter.XY{X: xs[k] / div, Y: l.Y[k-1]})
-				}
-				pts = append(pts, plotter.XY{X: xs[k] / div, Y: l.Y[k]})
-			}
-		}
-		if len(pts) == 0 {
-			continue
-		}
-		ln, err := plotter.NewLine(pts)
-		if err != nil {
-			return Figure{}, err
-		}
-		ln.Color = Color(i)
-		ln.Width = vg.Points(1.2)
-		p.Add(ln)
-		if l.Name != "" {
-			leg.add(l.Name, ln)
-		}
-	}
-	if p.Y.Min > 0 {
-		p.Y.Min = 0
-	}
-	caption := ""
-	if window > 0 {
-		caption = fmt.Sprintf("Time-weighted moving average over a window of %s.", durationText(window))
-	}
-	return save(p, leg, dir, name, title, caption)
-}
-
-// movingAverage is, at each sample time, the time-weighted mean of the
-// step function (xs, ys) over the preceding window.
-func movingAverage(xs, ys []float64, window float64) []float64 {
-	out := make([]float64, len(xs))
-	// cum[k]: integral of the step function from xs[0] to xs[k]
-	cum := make([]float64, len(xs))
-	for k := 1; k < len(xs); k++ {
-		cum[k] = cum[k-1] + ys[k-1]*(xs[k]-xs[k-1])
-	}
-	integral := func(t float64) float64 { // from xs[0] to t
-		k := sort.SearchFloat64s(xs, t)
-		if k < len(xs) && xs[k] == t {
-			return cum[k]
-		}
-		if k == 0 {
-			return 0
-		}
-		return cum[k-1] + ys[k-1]*(t-xs[k-1])
-	}
-	for k, t := range xs {
-		from := max(xs[0], t-window)
-		if t <= from {
-			out[k] = ys[k]
-			continue
-		}
-		out[k] = (integral(t) - integral(from)) / (t - from)
-	}
-	return out
-}
-
 func durationText(s float64) string {
 	switch {
 	case s >= 86400:
@@ -486,40 +628,14 @@ func durationText(s float64) string {
 	return HumanNum(s) + " s"
 }
 
-// CDFFigure draws the empirical CDF of each sample on one pair of axes
-// (log x axis when logX; values ≤ 0 are then counted but not drawn, so
-// the curve starts at their fraction).
-func CDFFigure(dir, name, title, xlabel string, samples [][]float64, names []string, logX bool) (Figure, error) {
-	p := newPlot(title, xlabel, "fraction of jobs ≤ x")
-	leg := newLegend()
-	lo, hi := math.Inf(1), math.Inf(-1) // range of the values a log axis can draw
-	for _, x := range samples {
-		for _, v := range x {
-			if v > 0 {
-				lo, hi = min(lo, v), max(hi, v)
-			}
-		}
-	}
-	if lo > hi {
-		logX = false // nothing above 0 (every wait 0): a log axis would have no range
-	}
-	if logX {
-		p.X.Scale = plot.LogScale{}
-		p.X.Tick.Marker = humanTicks{plot.LogTicks{Prec: -1}}
-	}
+// CDFFigure draws the empirical CDF of each sample on one pair of axes.
+// With logX and a wide range, the x axis is logarithmic, or symmetric-log
+// when some values are 0 (so the jump at 0 is drawn).
+func CDFFigure(name, title, xlabel string, samples [][]float64, names []string, logX bool) (Figure, error) {
+	p := newPlot(xlabel, "fraction of jobs ≤ x")
+	fr := newFrame(title, p)
 	for i, x := range samples {
-		x = append([]float64(nil), x...)
-		sort.Float64s(x)
-		var pts plotter.XYs
-		for k, v := range x {
-			if logX && v <= 0 {
-				continue
-			}
-			if k+1 < len(x) && x[k+1] == v {
-				continue
-			}
-			pts = append(pts, plotter.XY{X: v, Y: float64(k+1) / float64(len(x))})
-		}
+		pts := cdfPoints(x, 600)
 		if len(pts) == 0 {
 			continue
 		}
@@ -528,81 +644,146 @@ func CDFFigure(dir, name, title, xlabel string, samples [][]float64, names []str
 			return Figure{}, err
 		}
 		l.Color = Color(i)
-		l.Width = vg.Points(1.5)
+		l.Width = vg.Points(1.2)
 		l.Dashes = dashes(i)
 		p.Add(l)
 		if len(names) > i {
-			leg.add(names[i], l)
+			fr.add(names[i], l)
 		}
 	}
 	p.Y.Min, p.Y.Max = 0, 1
-	if logX && lo == hi {
-		p.X.Min, p.X.Max = lo/2, hi*2 // one value: gonum would widen it by ±1, below 0
-	}
 	caption := ""
 	if logX {
-		caption = "Logarithmic x axis; zero values are counted in the fractions but cannot be drawn."
+		caption = axisScale(&p.X, samples)
 	}
-	return save(p, leg, dir, name, title, caption)
+	return figure(name, title, caption, fr), nil
+}
+
+// cdfPoints is the empirical CDF of x: the top of the step at each
+// distinct value, thinned to about n points when there are more (every
+// k-th step and the last: the curve stays monotone and within k steps of
+// the exact one).
+func cdfPoints(x []float64, n int) plotter.XYs {
+	var v []float64
+	for _, y := range x {
+		if !math.IsNaN(y) {
+			v = append(v, y)
+		}
+	}
+	sort.Float64s(v)
+	var steps plotter.XYs
+	for k := range v {
+		if k+1 == len(v) || v[k+1] != v[k] {
+			steps = append(steps, plotter.XY{X: v[k], Y: float64(k+1) / float64(len(v))})
+		}
+	}
+	if len(steps) <= n {
+		return steps
+	}
+	stride := (len(steps) + n - 1) / n
+	var out plotter.XYs
+	for i, s := range steps {
+		if i%stride == 0 || i == len(steps)-1 {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // dashes tells lines apart without colour.
 func dashes(i int) []vg.Length {
 	switch i % 4 {
 	case 1:
-		return []vg.Length{vg.Points(6), vg.Points(3)}
+		return []vg.Length{vg.Points(5), vg.Points(2)}
 	case 2:
-		return []vg.Length{vg.Points(2), vg.Points(2)}
+		return []vg.Length{vg.Points(1.5), vg.Points(1.5)}
 	case 3:
-		return []vg.Length{vg.Points(8), vg.Points(2), vg.Points(2), vg.Points(2)}
+		return []vg.Length{vg.Points(6), vg.Points(1.5), vg.Points(1.5), vg.Points(1.5)}
 	}
 	return nil
 }
 
-// BoxFigure draws one box plot per sample on shared axes (log y when
-// logY; values ≤ 0 are then left out).
-func BoxFigure(dir, name, title, ylabel string, samples [][]float64, names []string, logY bool) (Figure, error) {
-	p := newPlot(title, "", ylabel)
-	n := 0
-	lo, hi := math.Inf(1), math.Inf(-1)
+// BoxFigure draws one box plot per sample on shared axes, over every
+// value of the sample (zeros included). With logY and a wide range the
+// axis is logarithmic, or symmetric-log when values ≤ 0 occur; each
+// category's label gives the share of values at 0.
+func BoxFigure(name, title, ylabel string, samples [][]float64, names []string, logY bool) (Figure, error) {
+	p := newPlot("", ylabel)
+	fr := newFrame(title, p)
+	var boxes []BoxStats
+	cats := make([]string, len(samples))
+	zeros := false
 	for i, s := range samples {
 		var v plotter.Values
+		nz := 0
 		for _, x := range s {
-			if !math.IsNaN(x) && (!logY || x > 0) {
+			if !math.IsNaN(x) {
 				v = append(v, x)
-				lo, hi = min(lo, x), max(hi, x)
+				if x <= 0 {
+					nz++
+				}
 			}
+		}
+		if i < len(names) {
+			cats[i] = names[i]
 		}
 		if len(v) == 0 {
 			continue
 		}
-		b, err := plotter.NewBoxPlot(vg.Points(30), float64(i), v)
+		b, err := plotter.NewBoxPlot(vg.Points(24), float64(i), v)
 		if err != nil {
 			return Figure{}, err
 		}
 		b.FillColor = translucent(i, 90)
 		b.BoxStyle.Color = Color(i)
+		b.GlyphStyle.Radius = vg.Points(1.5)
+		b.Outside = thinOutliers(b.Outside, v, maxOutliers)
 		p.Add(b)
-		n++
-	}
-	p.NominalX(names...)
-	p.X.Min, p.X.Max = -0.6, float64(len(samples))-0.4
-	if logY && n > 0 {
-		p.Y.Scale = plot.LogScale{}
-		p.Y.Tick.Marker = humanTicks{plot.LogTicks{Prec: -1}}
-		if lo == hi {
-			p.Y.Min, p.Y.Max = lo/2, hi*2 // one value: gonum would widen it by ±1, below 0
+		st := BoxStats{Name: cats[i], N: len(v), Q1: b.Quartile1, Median: b.Median, Q3: b.Quartile3, AdjLow: b.AdjLow, AdjHigh: b.AdjHigh,
+			ZeroShare: float64(nz) / float64(len(v)), Points: len(b.Outside)}
+		boxes = append(boxes, st)
+		if nz > 0 {
+			zeros = true
+			cats[i] += fmt.Sprintf("\n%s%% at 0", trimG(100*st.ZeroShare))
 		}
 	}
-	caption := "Boxes: quartiles and median; whiskers: 1.5 × the interquartile range; circles: outliers."
+	p.NominalX(cats...)
+	wrapCategories(p, len(cats), fr.width)
+	caption := fmt.Sprintf("Boxes: quartiles and median of every value; whiskers: 1.5 × the interquartile range; circles: outliers (at most %d per box, evenly spaced in rank, the extremes included).", maxOutliers)
 	if logY {
-		caption += " Logarithmic axis: zero values are left out."
+		if s := axisScale(&p.Y, samples); s != "" {
+			caption += " " + s
+		}
 	}
-	return save(p, nil, dir, name, title, caption)
+	if zeros {
+		caption += " Labels give each sample's share of values at 0."
+	}
+	f := figure(name, title, caption, fr)
+	f.Boxes = boxes
+	return f, nil
+}
+
+// maxOutliers caps the outliers a box plot draws: a sample of 10⁵ jobs
+// has thousands, which would make the figure megabytes of circles.
+const maxOutliers = 100
+
+// thinOutliers keeps at most n of the outliers (indices into v), evenly
+// spaced in rank on each side of the box, the extremes included.
+func thinOutliers(out []int, v plotter.Values, n int) []int {
+	if len(out) <= n {
+		return out
+	}
+	out = append([]int(nil), out...)
+	sort.SliceStable(out, func(a, b int) bool { return v[out[a]] < v[out[b]] })
+	keep := make([]int, 0, n)
+	for k := 0; k < n; k++ {
+		keep = append(keep, out[k*(len(out)-1)/(n-1)])
+	}
+	return keep
 }
 
 // HistogramFigure draws a histogram with power-of-two bins (job sizes).
-func HistogramFigure(dir, name, title, xlabel string, values []float64) (Figure, error) {
+func HistogramFigure(name, title, xlabel string, values []float64) (Figure, error) {
 	counts := map[int]float64{}
 	maxBin := 0
 	for _, v := range values {
@@ -617,82 +798,26 @@ func HistogramFigure(dir, name, title, xlabel string, values []float64) (Figure,
 	labels := make([]string, maxBin+1)
 	for b := 0; b <= maxBin; b++ {
 		bars[b] = counts[b]
-		if b == 0 {
+		switch {
+		case b == 0:
 			labels[b] = "1"
-		} else {
-			labels[b] = fmt.Sprintf("≤%d", 1<<b)
+		case b%2 == 1 && maxBin > 8:
+			labels[b] = "" // every other label when they would crowd
+		default:
+			labels[b] = fmt.Sprintf("≤%s", HumanNum(float64(int(1)<<b)))
 		}
 	}
-	p := newPlot(title, xlabel, "jobs (count)")
-	bc, err := plotter.NewBarChart(bars, vg.Points(12))
+	p := newPlot(xlabel, "jobs (count)")
+	fr := newFrame(title, p)
+	bc, err := plotter.NewBarChart(bars, vg.Points(min(10, 200/float64(maxBin+1))))
 	if err != nil {
 		return Figure{}, err
 	}
 	bc.Color = Color(0)
+	bc.LineStyle.Width = 0
 	p.Add(bc)
 	p.NominalX(labels...)
-	return save(p, nil, dir, name, title, "")
-}
-
-// GanttJob is one job of a Gantt chart.
-type GanttJob struct {
-	ID         int64
-	Start, End float64
-	Nodes      [][2]int // node ranges [first, last]
-}
-
-// Gantt limits: a chart shows at most this many jobs and nodes; a larger
-// run is drawn over a time window (the first GanttMaxJobs jobs to start)
-// and its first GanttMaxNodes nodes, and the caption says so.
-const (
-	GanttMaxJobs  = 500
-	GanttMaxNodes = 1024
-)
-
-// GanttFigure draws jobs as rectangles: nodes (vertical) × time.
-func GanttFigure(dir, name, title string, jobs []GanttJob, nodes int) (Figure, error) {
-	jobs = append([]GanttJob(nil), jobs...)
-	sort.SliceStable(jobs, func(a, b int) bool { return jobs[a].Start < jobs[b].Start })
-	caption := "Each rectangle is a job on its nodes over [start, end)."
-	t0, t1 := math.Inf(1), math.Inf(-1)
-	for _, j := range jobs {
-		t0, t1 = min(t0, j.Start), max(t1, j.End)
-	}
-	if len(jobs) > GanttMaxJobs {
-		t1 = jobs[GanttMaxJobs].Start
-		caption += fmt.Sprintf(" Window: the first %d of %d jobs to start (time %s to %s); later jobs are not shown.", GanttMaxJobs, len(jobs), durationText(t0), durationText(t1))
-		jobs = jobs[:GanttMaxJobs]
-	}
-	if nodes > GanttMaxNodes {
-		caption += fmt.Sprintf(" Nodes 0–%d of %d shown.", GanttMaxNodes-1, nodes)
-		nodes = GanttMaxNodes
-	}
-	if len(jobs) == 0 {
-		t0, t1 = 0, 1
-	}
-	div, unit := timeScale(t1 - t0)
-	p := newPlot(title, "time ("+unit+")", "node (index)")
-	p.Y.Min, p.Y.Max = 0, float64(nodes)
-	for i, j := range jobs {
-		end := min(j.End, t1)
-		for _, r := range j.Nodes {
-			if r[0] >= nodes {
-				continue
-			}
-			top := min(r[1]+1, nodes)
-			poly, err := plotter.NewPolygon(plotter.XYs{
-				{X: j.Start / div, Y: float64(r[0])}, {X: end / div, Y: float64(r[0])},
-				{X: end / div, Y: float64(top)}, {X: j.Start / div, Y: float64(top)},
-			})
-			if err != nil {
-				return Figure{}, err
-			}
-			poly.Color = translucent(i, 170)
-			poly.LineStyle = draw.LineStyle{Color: color.Black, Width: vg.Points(0.2)}
-			p.Add(poly)
-		}
-	}
-	return save(p, nil, dir, name, title, caption)
+	return figure(name, title, "", fr), nil
 }
 
 // ParseFloat reads a number, or NaN.

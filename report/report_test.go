@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"gonum.org/v1/plot/vg"
 )
 
 // TestFiguresAreByteStable: the same data gives byte-identical SVG and
@@ -20,14 +22,17 @@ func TestFiguresAreByteStable(t *testing.T) {
 	var files [2][][]byte
 	for i := range files {
 		dir := t.TempDir()
-		f, err := SweepFigure(dir, "fig", Sweep{Title: "a title", XLabel: "x", Metric: MetricInfo("mean_wait"), Series: series})
+		f, err := SweepFigure("fig", Sweep{Title: "a title", XLabel: "x", Metric: MetricInfo("mean_wait"), Series: series})
 		if err != nil {
+			t.Fatal(err)
+		}
+		if err := Render([]*Figure{&f}, Output{Dir: dir, Formats: []string{"svg", "png", "pdf"}}); err != nil {
 			t.Fatal(err)
 		}
 		if !strings.HasPrefix(string(f.SVG), "<svg ") || !strings.Contains(f.Caption, "logarithmic") || !strings.Contains(f.Caption, "95% confidence") {
 			t.Errorf("figure: caption %q, svg starts %.20q", f.Caption, f.SVG)
 		}
-		for _, ext := range []string{".svg", ".png"} {
+		for _, ext := range []string{".svg", ".png", ".pdf"} {
 			b, err := os.ReadFile(filepath.Join(dir, "fig"+ext))
 			if err != nil || len(b) < 1000 {
 				t.Fatalf("%s: %v (%d bytes)", ext, err, len(b))
@@ -44,7 +49,10 @@ func TestFiguresAreByteStable(t *testing.T) {
 	// caller that only reads the figure's SVG and metadata).
 	wd, _ := os.Getwd()
 	before, _ := os.ReadDir(wd)
-	f, err := SweepFigure("", "fig", Sweep{Title: "a title", XLabel: "x", Metric: MetricInfo("mean_wait"), Series: series})
+	f, err := SweepFigure("fig", Sweep{Title: "a title", XLabel: "x", Metric: MetricInfo("mean_wait"), Series: series})
+	if err == nil {
+		err = Render([]*Figure{&f}, Output{})
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,8 +66,7 @@ func TestFiguresAreByteStable(t *testing.T) {
 
 // TestPageIsSelfContained renders a page and checks it needs no network.
 func TestPageIsSelfContained(t *testing.T) {
-	dir := t.TempDir()
-	sec, err := GridModelSection(1, dir)
+	sec, err := GridModelSection(1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,7 +79,7 @@ func TestPageIsSelfContained(t *testing.T) {
 		t.Fatal(err)
 	}
 	html := b.String()
-	if strings.Count(html, "<svg") != 5 || strings.Contains(html, `src="http`) || strings.Contains(html, "<script") {
+	if strings.Count(html, "<svg") != 5 || strings.Contains(html, `src="http`) || strings.Contains(html, "<script") || !strings.Contains(html, "Paper: figure 4") {
 		t.Errorf("page not self-contained or figures missing")
 	}
 	if !strings.Contains(html, "&lt;b&gt;") {
@@ -100,14 +107,16 @@ func TestSVGColoursAreValid(t *testing.T) {
 		}
 		figs = append(figs, f)
 	}
-	add(GanttFigure(dir, "g", "gantt", jobs, 10))
-	add(SweepFigure(dir, "s", Sweep{Title: "t", XLabel: "x", Metric: MetricInfo("utilization"),
+	add(GanttFigure("g", "gantt", jobs, 10, GanttOptions{}))
+	add(OverviewFigure("o", "overview", jobs, 10))
+	add(SweepFigure("s", Sweep{Title: "t", XLabel: "x", Metric: MetricInfo("utilization"),
 		Series: []Series{{Name: "a", X: []float64{1, 2}, Y: []float64{0.5, 0.98}, Err: []float64{0.1, 0.1}}},
 		Refs:   []RefPoint{{Series: "a", X: 1, Y: 0.6}, {X: 2, Y: 0.9}}}))
-	add(CDFFigure(dir, "c", "cdf", "s", [][]float64{{1, 2, 3}, {0, 2, 5}}, []string{"a", "b"}, true))
-	add(BoxFigure(dir, "b", "box", "s", [][]float64{{1, 2, 3, 9}, {2, 5, 7}}, []string{"a", "b"}, false))
-	add(StepFigure(dir, "st", "step", "jobs", []float64{0, 10, 20}, []StepLine{{"q", []float64{1, 2, 0}}}, 5))
-	add(HistogramFigure(dir, "h", "hist", "procs", []float64{1, 2, 4, 8, 3}))
+	add(CDFFigure("c", "cdf", "s", [][]float64{{1, 2, 3}, {0, 2, 5}}, []string{"a", "b"}, true))
+	add(BoxFigure("b", "box", "s", [][]float64{{1, 2, 3, 9}, {2, 5, 7}}, []string{"a", "b"}, false))
+	add(StepFigure("st", "step", "jobs", []StepLine{{"q", []float64{0, 10, 20}, []float64{1, 2, 0}}}, 5))
+	add(HistogramFigure("h", "hist", "procs", []float64{1, 2, 4, 8, 3}))
+	render(t, dir, figs)
 	for _, f := range figs {
 		if bad := SVGColourErrors(string(f.SVG)); len(bad) > 0 {
 			t.Errorf("%s: invalid colours %v", f.Name, bad[:min(3, len(bad))])
@@ -117,20 +126,22 @@ func TestSVGColoursAreValid(t *testing.T) {
 			t.Errorf("%s.svg: %v", f.Name, err)
 		}
 	}
-	if figs[1].Refs != 2 || figs[1].XValues != 2 || !strings.Contains(string(figs[1].SVG), "paper") || !strings.Contains(string(figs[1].SVG), "ours: a") {
-		t.Errorf("sweep: %d refs, %d x values; legend lacks paper/ours", figs[1].Refs, figs[1].XValues)
+	if figs[2].Refs != 2 || figs[2].XValues != 2 || !strings.Contains(string(figs[2].SVG), "paper") || !strings.Contains(string(figs[2].SVG), "ours: a") {
+		t.Errorf("sweep: %d refs, %d x values; legend lacks paper/ours", figs[2].Refs, figs[2].XValues)
 	}
 }
 
 // TestCIBarsStayInPhysicalRange: a mean near 0 with a wide CI does not
 // pull the axis below 0, and a utilization near 1 not above 1.
 func TestCIBarsStayInPhysicalRange(t *testing.T) {
-	dir := t.TempDir()
-	f, err := SweepFigure(dir, "m", Sweep{Title: "makespan", XLabel: "x", Metric: MetricInfo("makespan"),
+	f, err := SweepFigure("m", Sweep{Title: "makespan", XLabel: "x", Metric: MetricInfo("makespan"),
 		Series: []Series{{Name: "a", X: []float64{1, 2}, Y: []float64{1000, 250000}, Err: []float64{500000, 10}}}})
 	if err != nil {
 		t.Fatal(err)
 	}
+	figs := []Figure{f}
+	render(t, "", figs)
+	f = figs[0]
 	if strings.Contains(string(f.SVG), ">-") || strings.Contains(string(f.SVG), "−") {
 		t.Errorf("negative tick on a makespan axis")
 	}
@@ -139,30 +150,10 @@ func TestCIBarsStayInPhysicalRange(t *testing.T) {
 	}
 }
 
-func TestHumanNumAndWrap(t *testing.T) {
+func TestHumanNum(t *testing.T) {
 	for v, want := range map[float64]string{1250000: "1.25 M", 2500: "2500", 12500: "12.5 k", 0.25: "0.25", 0: "0", 3e-5: "3.00e-05"} {
 		if got := HumanNum(v); got != want {
 			t.Errorf("HumanNum(%g) = %q, want %q", v, got, want)
-		}
-	}
-	w := Wrap("Seed 002, figures 8–9: makespan (node selection and trace, a long title)", 30)
-	for _, l := range strings.Split(w, "\n") {
-		if len([]rune(l)) > 30 {
-			t.Errorf("line %q longer than 30", l)
-		}
-	}
-}
-
-// TestMovingAverage: the time-weighted mean of a step function over the
-// preceding window.
-func TestMovingAverage(t *testing.T) {
-	xs := []float64{0, 10, 20, 30}
-	ys := []float64{1, 0, 1, 1}
-	got := movingAverage(xs, ys, 20)
-	want := []float64{1, 1, 0.5, 0.5} // at 30: [10,20) 0, [20,30) 1
-	for i := range want {
-		if math.Abs(got[i]-want[i]) > 1e-12 {
-			t.Errorf("at %g: %g, want %g", xs[i], got[i], want[i])
 		}
 	}
 }
@@ -172,7 +163,7 @@ func TestEmptyRunSaysNoJobs(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "empty")
 	os.MkdirAll(dir, 0o755)
 	os.WriteFile(filepath.Join(dir, "jobs.csv"), []byte("job_id,workload_name,submission_time,requested_number_of_resources,requested_time,success,final_state,starting_time,execution_time,finish_time,waiting_time,turnaround_time,stretch,allocated_resources\n"), 0o644)
-	sec, err := RunSection(dir, t.TempDir())
+	sec, err := RunSection(dir, RunOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -208,12 +199,12 @@ func TestDegenerateRunsDrawWithoutPanic(t *testing.T) {
 		}
 		return runs
 	}
-	sec, err := RunsSection(load(rejected), t.TempDir(), 0)
+	sec, err := RunsSection(load(rejected), RunOptions{})
 	if err != nil || len(sec.Figures) != 0 || len(sec.Notes) != 1 || !strings.Contains(sec.Notes[0], "no job ran to an end") {
 		t.Errorf("rejected: %v, figures %d, notes %v", err, len(sec.Figures), sec.Notes)
 	}
 	for _, dirs := range [][]string{{one}, {one, two}, {one, rejected}} {
-		sec, err := RunsSection(load(dirs...), t.TempDir(), 0)
+		sec, err := RunsSection(load(dirs...), RunOptions{})
 		if err != nil || len(sec.Figures) == 0 {
 			t.Errorf("%v: %v, figures %d", dirs, err, len(sec.Figures))
 		}
@@ -227,11 +218,36 @@ func TestGanttWindowForLargeRuns(t *testing.T) {
 	for i := 0; i < GanttMaxJobs+50; i++ {
 		jobs = append(jobs, GanttJob{ID: int64(i), Start: float64(i), End: float64(i + 3), Nodes: [][2]int{{i % 4, i % 4}}})
 	}
-	f, err := GanttFigure(t.TempDir(), "g", "big", jobs, 4)
+	f, err := GanttFigure("g", "big", jobs, 4, GanttOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(f.Caption, fmt.Sprintf("first %d of %d", GanttMaxJobs, GanttMaxJobs+50)) {
 		t.Errorf("caption: %q", f.Caption)
+	}
+}
+
+// TestWrapWidthFits: measured wrapping keeps every line within its width,
+// breaking inside a word only when the word alone is wider.
+func TestWrapWidthFits(t *testing.T) {
+	sty := textStyle(titleSize, "title")
+	w := vg.Points(120)
+	for _, s := range []string{
+		"Seed 003: the ALF lease threshold (figures 2–3): mean response time",
+		"{backlog: 0.3, cpu: 0.3, queue: 0.3, speed: 0.1}",
+		"easy-unstable-fig89-mean_qos-trace-SDSC-BLUE-2000-4-2-cln-first1250",
+	} {
+		got := wrapWidth(sty, s, w)
+		for _, l := range strings.Split(got, "\n") {
+			if sty.Width(l) > w {
+				t.Errorf("%q: line %q is %v wide, more than %v", s, l, sty.Width(l), w)
+			}
+		}
+		if strings.Join(strings.Fields(strings.ReplaceAll(got, "\n", "")), "") != strings.Join(strings.Fields(s), "") {
+			t.Errorf("%q wrapped to %q: text lost", s, got)
+		}
+	}
+	if got := wrapWidth(sty, "short title", w); got != "short title" {
+		t.Errorf("a short title was wrapped: %q", got)
 	}
 }

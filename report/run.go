@@ -3,9 +3,11 @@ package report
 import (
 	"github.com/gridsched/gridsched/system"
 
+	"bufio"
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -14,21 +16,40 @@ import (
 	"strings"
 )
 
-func readCSV(path string) ([]string, [][]string, error) {
+// eachCSV reads a CSV file row by row (the record is reused: copy what
+// you keep): head is called with the header, row with each record and its
+// line number. A file with no header is an error; a missing file is
+// returned as is (os.IsNotExist).
+func eachCSV(path string, head func([]string) error, row func(line int, rec []string) error) error {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, nil, err
+		return err
 	}
 	defer f.Close()
-	r := csv.NewReader(f)
-	recs, err := r.ReadAll()
+	r := csv.NewReader(bufio.NewReaderSize(f, 1<<16))
+	r.ReuseRecord = true
+	h, err := r.Read()
+	if err == io.EOF {
+		return fmt.Errorf("%s: empty (not even a header)", path)
+	}
 	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", path, err)
+		return fmt.Errorf("%s: %w", path, err)
 	}
-	if len(recs) == 0 {
-		return nil, nil, fmt.Errorf("%s: empty (not even a header)", path)
+	if err := head(append([]string(nil), h...)); err != nil {
+		return err
 	}
-	return recs[0], recs[1:], nil
+	for line := 2; ; line++ {
+		rec, err := r.Read()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+		if err := row(line, rec); err != nil {
+			return err
+		}
+	}
 }
 
 func column(head []string, name string) int {
@@ -86,21 +107,22 @@ func LoadRun(dir string) (*Run, error) {
 	}
 	ts := func(v float64) float64 { return v * r.TimeScale }
 	path := filepath.Join(dir, "jobs.csv")
-	head, rows, err := readCSV(path)
-	if err != nil {
-		return nil, err
-	}
-	c := func(n string) int { return column(head, n) }
-	iSub, iStart, iEnd, iProcs, iRun, iAlloc, iID := c("submission_time"), c("starting_time"), c("finish_time"), c("requested_number_of_resources"), c("execution_time"), c("allocated_resources"), c("job_id")
-	iBSLD := c("bounded_slowdown")
-	if iSub < 0 || iStart < 0 || iEnd < 0 || iProcs < 0 || iRun < 0 || iAlloc < 0 || iID < 0 {
-		return nil, fmt.Errorf("%s: not a gridsched jobs.csv (columns %v)", path, head)
-	}
+	var head []string
+	var iSub, iStart, iEnd, iProcs, iRun, iAlloc, iID, iBSLD int
 	lastSub := math.NaN()
 	maxNode := -1
-	for line, row := range rows {
+	err := eachCSV(path, func(h []string) error {
+		head = h
+		c := func(n string) int { return column(head, n) }
+		iSub, iStart, iEnd, iProcs, iRun, iAlloc, iID = c("submission_time"), c("starting_time"), c("finish_time"), c("requested_number_of_resources"), c("execution_time"), c("allocated_resources"), c("job_id")
+		iBSLD = c("bounded_slowdown")
+		if iSub < 0 || iStart < 0 || iEnd < 0 || iProcs < 0 || iRun < 0 || iAlloc < 0 || iID < 0 {
+			return fmt.Errorf("%s: not a gridsched jobs.csv (columns %v)", path, head)
+		}
+		return nil
+	}, func(line int, row []string) error {
 		if len(row) != len(head) {
-			return nil, fmt.Errorf("%s:%d: %d fields, the header has %d", path, line+2, len(row), len(head))
+			return fmt.Errorf("%s:%d: %d fields, the header has %d", path, line, len(row), len(head))
 		}
 		sub := ts(ParseFloat(row[iSub]))
 		size := ParseFloat(row[iProcs])
@@ -136,50 +158,79 @@ func LoadRun(dir string) (*Run, error) {
 				if b != "" {
 					hi, err2 = strconv.Atoi(b)
 				}
-				if err1 != nil || err2 != nil || hi < lo {
-					return nil, fmt.Errorf("%s:%d: allocated_resources: %q is not a node range", path, line+2, part)
+				if err1 != nil || err2 != nil || hi < lo || lo < 0 {
+					return fmt.Errorf("%s:%d: allocated_resources: %q is not a node range", path, line, part)
 				}
 				g.Nodes = append(g.Nodes, [2]int{lo, hi})
 				maxNode = max(maxNode, hi)
 			}
 			r.Gantt = append(r.Gantt, g)
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	r.Nodes = maxNode + 1
-	if sh, srows, err := readCSV(filepath.Join(dir, "series.csv")); err == nil {
-		it, iu, iq, ir := column(sh, "time"), column(sh, "utilization"), column(sh, "queued_jobs"), column(sh, "running_jobs")
-		if it >= 0 && iu >= 0 && iq >= 0 && ir >= 0 {
-			for _, row := range srows {
-				r.T = append(r.T, ts(ParseFloat(row[it])))
-				r.Util = append(r.Util, ParseFloat(row[iu]))
-				r.Queued = append(r.Queued, ParseFloat(row[iq]))
-				r.Running = append(r.Running, ParseFloat(row[ir]))
-			}
+	var it, iu, iq, ir int
+	sp := filepath.Join(dir, "series.csv")
+	err = eachCSV(sp, func(sh []string) error {
+		it, iu, iq, ir = column(sh, "time"), column(sh, "utilization"), column(sh, "queued_jobs"), column(sh, "running_jobs")
+		return nil
+	}, func(line int, row []string) error {
+		if it < 0 || iu < 0 || iq < 0 || ir < 0 {
+			return nil
 		}
+		if len(row) <= max(it, iu, iq, ir) {
+			return fmt.Errorf("%s:%d: %d fields", sp, line, len(row))
+		}
+		r.T = append(r.T, ts(ParseFloat(row[it])))
+		r.Util = append(r.Util, ParseFloat(row[iu]))
+		r.Queued = append(r.Queued, ParseFloat(row[iq]))
+		r.Running = append(r.Running, ParseFloat(row[ir]))
+		return nil
+	})
+	if err != nil && !os.IsNotExist(err) {
+		return nil, err
 	}
 	for _, sys := range system.All() {
 		for _, f := range sys.Files {
 			if f.Series == nil {
 				continue
 			}
-			sh, srows, err := readCSV(filepath.Join(dir, f.Name))
-			if err != nil {
-				continue // the folder is not this system's run
-			}
-			it := column(sh, f.Series.Time)
-			if it < 0 {
-				return nil, fmt.Errorf("%s: no %s column", filepath.Join(dir, f.Name), f.Series.Time)
-			}
+			fp := filepath.Join(dir, f.Name)
 			sf := SeriesFile{Name: f.Name, Columns: map[string][]float64{}, Figures: f.Series.Figures}
-			for line, row := range srows {
+			var sh []string
+			it := -1
+			cols := make([][]float64, 0)
+			err := eachCSV(fp, func(h []string) error {
+				sh = h
+				if it = column(sh, f.Series.Time); it < 0 {
+					return fmt.Errorf("%s: no %s column", fp, f.Series.Time)
+				}
+				cols = make([][]float64, len(sh))
+				return nil
+			}, func(line int, row []string) error {
 				if len(row) != len(sh) {
-					return nil, fmt.Errorf("%s:%d: %d fields, the header has %d", filepath.Join(dir, f.Name), line+2, len(row), len(sh))
+					return fmt.Errorf("%s:%d: %d fields, the header has %d", fp, line, len(row), len(sh))
 				}
 				sf.T = append(sf.T, ts(ParseFloat(row[it])))
-				for i, c := range sh {
+				for i := range sh {
 					if i != it {
-						sf.Columns[c] = append(sf.Columns[c], ParseFloat(row[i]))
+						cols[i] = append(cols[i], ParseFloat(row[i]))
 					}
+				}
+				return nil
+			})
+			if os.IsNotExist(err) {
+				continue // the folder is not this system's run
+			}
+			if err != nil {
+				return nil, err
+			}
+			for i, c := range sh {
+				if i != it {
+					sf.Columns[c] = cols[i]
 				}
 			}
 			r.Extra = append(r.Extra, sf)
@@ -262,24 +313,43 @@ func flatten(prefix string, v any, out map[string]string) {
 	}
 }
 
-// RunSection builds the report section of one simulation folder, writing
-// figures into figDir (names prefixed by the run's name).
-func RunSection(dir, figDir string) (Section, error) {
+// schedule is a run's jobs on the rows its charts draw (Slotted).
+type schedule struct {
+	jobs  []GanttJob
+	nodes int
+	note  string
+}
+
+// RunOptions choose what a run's section shows.
+type RunOptions struct {
+	// Window is the moving-average window of time series (seconds; 0:
+	// the mean of each time bucket).
+	Window float64
+	// Gantt chooses the Gantt chart's window and caps.
+	Gantt GanttOptions
+	// Interactive adds the zoom-and-pan views of a single run (its time
+	// series and its schedule) to the section.
+	Interactive bool
+}
+
+// RunSection builds the report section of one simulation folder.
+func RunSection(dir string, opt RunOptions) (Section, error) {
 	r, err := LoadRun(dir)
 	if err != nil {
 		return Section{Title: "Simulation " + filepath.Base(filepath.Clean(dir))}, err
 	}
-	return RunsSection([]*Run{r}, figDir, 0)
+	return RunsSection([]*Run{r}, opt)
 }
 
 // RunsSection builds one section for one or several runs: the summary as
-// a table (a column per run); per run utilization and queue length (a
-// moving average over window seconds, default 1/50 of the longest run;
-// several runs share one figure of each) and the Gantt chart;
-// wait, response and bounded-slowdown CDFs and box plots with every run
-// on shared axes; mean wait by job size class. A run without jobs gets a
-// note instead of figures.
-func RunsSection(runs []*Run, figDir string, window float64) (Section, error) {
+// a table (a column per run); wait, response and bounded-slowdown CDFs
+// and box plots with every run on shared axes; mean wait by job size
+// class; utilization and queue length over time (several runs share one
+// figure of each, every run drawn over its own time span); per run its
+// declared series, the Gantt chart of a window and the overview of the
+// whole run, and its workload's sizes, runtimes and inter-arrival times.
+// A run without jobs gets a note instead of figures.
+func RunsSection(runs []*Run, opt RunOptions) (Section, error) {
 	var names []string
 	for _, r := range runs {
 		names = append(names, r.Name)
@@ -331,57 +401,45 @@ func RunsSection(runs []*Run, figDir string, window float64) (Section, error) {
 		if c.key == "bsld" {
 			unit = "ratio"
 		}
-		if err := add(CDFFigure(figDir, prefix+"-cdf-"+c.key, c.title+": distribution", strings.ToLower(c.title)+" ("+unit+")", c.data, ln, true)); err != nil {
+		if err := add(CDFFigure(prefix+"-cdf-"+c.key, c.title+": distribution", strings.ToLower(c.title)+" ("+unit+")", c.data, ln, true)); err != nil {
 			return sec, err
 		}
 		if len(live) > 1 {
-			if err := add(BoxFigure(figDir, prefix+"-box-"+c.key, c.title+" per run", strings.ToLower(c.title)+" ("+unit+")", c.data, ln, true)); err != nil {
+			if err := add(BoxFigure(prefix+"-box-"+c.key, c.title+" per run", strings.ToLower(c.title)+" ("+unit+")", c.data, ln, true)); err != nil {
 				return sec, err
 			}
 		}
 	}
-	if err := add(waitBySizeFigure(figDir, prefix+"-wait-by-size", live)); err != nil {
+	if err := add(waitBySizeFigure(prefix+"-wait-by-size", live)); err != nil {
 		return sec, err
 	}
-	if window <= 0 {
-		for _, r := range live {
-			if len(r.T) > 1 {
-				window = max(window, (r.T[len(r.T)-1]-r.T[0])/50)
-			}
-		}
-	}
 	if len(live) > 1 {
-		// one time axis: every run's samples merged (a step function
-		// keeps its value between its own samples)
-		var ts []float64
-		for _, r := range live {
-			ts = append(ts, r.T...)
-		}
-		sort.Float64s(ts)
-		ts = dedup(ts)
 		var util, queued []StepLine
 		for _, r := range live {
 			if len(r.T) > 1 {
-				util = append(util, StepLine{r.Name, resample(r.T, r.Util, ts)})
-				queued = append(queued, StepLine{r.Name, resample(r.T, r.Queued, ts)})
+				util = append(util, StepLine{r.Name, r.T, r.Util})
+				queued = append(queued, StepLine{r.Name, r.T, r.Queued})
 			}
 		}
 		if len(util) > 0 {
-			if err := add(StepFigure(figDir, prefix+"-utilization", "Utilization over time", "utilization (fraction of processors)", ts, util, window)); err != nil {
+			if err := add(StepFigure(prefix+"-utilization", "Utilization over time", "utilization (fraction of processors)", util, opt.Window)); err != nil {
 				return sec, err
 			}
-			if err := add(StepFigure(figDir, prefix+"-queue", "Queued jobs over time", "queued jobs (count)", ts, queued, window)); err != nil {
+			if err := add(StepFigure(prefix+"-queue", "Queued jobs over time", "queued jobs (count)", queued, opt.Window)); err != nil {
 				return sec, err
 			}
 		}
 	}
-	for _, r := range live {
+	scheds := make([]schedule, len(live))
+	for i, r := range live {
 		p := sanitizeName(r.Name)
+		sched := &scheds[i]
+		sched.jobs, sched.nodes, sched.note = Slotted(r.Gantt, r.Nodes)
 		if len(r.T) > 1 && len(live) == 1 {
-			if err := add(StepFigure(figDir, p+"-utilization", r.Name+": utilization over time", "utilization (fraction of processors)", r.T, []StepLine{{Y: r.Util}}, window)); err != nil {
+			if err := add(StepFigure(p+"-utilization", r.Name+": utilization over time", "utilization (fraction of processors)", []StepLine{{"", r.T, r.Util}}, opt.Window)); err != nil {
 				return sec, err
 			}
-			if err := add(StepFigure(figDir, p+"-queue", r.Name+": queued and running jobs", "jobs (count)", r.T, []StepLine{{"queued", r.Queued}, {"running", r.Running}}, window)); err != nil {
+			if err := add(StepFigure(p+"-queue", r.Name+": queued and running jobs", "jobs (count)", []StepLine{{"queued", r.T, r.Queued}, {"running", r.T, r.Running}}, opt.Window)); err != nil {
 				return sec, err
 			}
 		}
@@ -393,36 +451,46 @@ func RunsSection(runs []*Run, figDir string, window float64) (Section, error) {
 				var lines []StepLine
 				for _, c := range fig.Columns {
 					if ys, ok := sf.Columns[c]; ok {
-						lines = append(lines, StepLine{c, ys})
+						lines = append(lines, StepLine{c, sf.T, ys})
 					}
 				}
 				if len(lines) == 0 {
 					continue
 				}
 				name := fmt.Sprintf("%s-%s-%d", p, sanitizeName(strings.TrimSuffix(sf.Name, ".csv")), k)
-				if err := add(StepFigure(figDir, name, r.Name+": "+fig.Title+" over time ("+sf.Name+")", fig.YLabel, sf.T, lines, window)); err != nil {
+				if err := add(StepFigure(name, r.Name+": "+fig.Title+" over time ("+sf.Name+")", fig.YLabel, lines, opt.Window)); err != nil {
 					return sec, err
 				}
 			}
 		}
 		if len(r.Gantt) > 0 {
-			if err := add(GanttFigure(figDir, p+"-gantt", r.Name+": schedule (Gantt chart)", r.Gantt, r.Nodes)); err != nil {
+			if err := add(ganttFigure(p+"-gantt", r.Name+": schedule (Gantt chart)", sched.jobs, sched.nodes, sched.note, opt.Gantt)); err != nil {
+				return sec, err
+			}
+			if err := add(overviewFigure(p+"-overview", r.Name+": the whole run (busy nodes)", sched.jobs, sched.nodes, sched.note)); err != nil {
 				return sec, err
 			}
 		}
-		if err := add(HistogramFigure(figDir, p+"-sizes", r.Name+": job sizes", "processors (power-of-two bins)", r.Sizes)); err != nil {
+		if err := add(HistogramFigure(p+"-sizes", r.Name+": job sizes", "processors (power-of-two bins)", r.Sizes)); err != nil {
 			return sec, err
 		}
-		if err := add(CDFFigure(figDir, p+"-runtimes", r.Name+": runtimes and inter-arrival times", "seconds (s)", [][]float64{r.Runtimes, r.Inter}, []string{"runtime", "inter-arrival"}, true)); err != nil {
+		if err := add(CDFFigure(p+"-runtimes", r.Name+": runtimes and inter-arrival times", "seconds (s)", [][]float64{r.Runtimes, r.Inter}, []string{"runtime", "inter-arrival"}, true)); err != nil {
 			return sec, err
 		}
+	}
+	if opt.Interactive && len(live) == 1 {
+		views, err := runViews(live[0], scheds[0], opt.Gantt)
+		if err != nil {
+			return sec, err
+		}
+		sec.Views = views
 	}
 	return sec, nil
 }
 
 // waitBySizeFigure draws the mean wait per power-of-two size class, one
 // line per run.
-func waitBySizeFigure(dir, name string, runs []*Run) (Figure, error) {
+func waitBySizeFigure(name string, runs []*Run) (Figure, error) {
 	maxK := 0
 	for _, r := range runs {
 		for k := range r.WaitBySize {
@@ -451,7 +519,7 @@ func waitBySizeFigure(dir, name string, runs []*Run) (Figure, error) {
 		}
 		series = append(series, s)
 	}
-	return SweepFigure(dir, name, Sweep{Title: "Mean wait by job size class", XLabel: "job size (processors)", Metric: MetricInfo("mean_wait"), Series: series, Categories: cats,
+	return SweepFigure(name, Sweep{Title: "Mean wait by job size class", XLabel: "job size (processors)", SeriesLabel: "run", Metric: MetricInfo("mean_wait"), Series: series, Categories: cats,
 		Caption: "Mean wait of the started jobs in each power-of-two size class, one line per run"})
 }
 
@@ -463,30 +531,4 @@ func sanitizeName(s string) string {
 		}
 		return '-'
 	}, s)
-}
-
-func dedup(x []float64) []float64 {
-	out := x[:0]
-	for i, v := range x {
-		if i == 0 || v != x[i-1] {
-			out = append(out, v)
-		}
-	}
-	return out
-}
-
-// resample reads the step function (xs, ys) at ts (0 before its first
-// sample, its last value after its end).
-func resample(xs, ys, ts []float64) []float64 {
-	out := make([]float64, len(ts))
-	k := 0
-	for i, t := range ts {
-		for k < len(xs) && xs[k] <= t {
-			k++
-		}
-		if k > 0 {
-			out[i] = ys[k-1]
-		}
-	}
-	return out
 }

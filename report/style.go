@@ -6,6 +6,7 @@ import (
 	"image/color"
 	"math"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -57,93 +58,93 @@ func MetricInfo(key string) Metric {
 	return m
 }
 
-// params names the sweep parameters of the built-in experiments for axes.
-var params = map[string]string{
-	"platform.nodes":              "nodes",
-	"platform.unstable":           "unstable nodes",
-	"platform.p_unstable":         "stability p of unstable nodes",
-	"workload.params.lambda":      "arrival rate λ (jobs per time unit)",
-	"workload.params.q":           "probability q of a parallel job",
-	"workload.params.resources":   "resources",
-	"workload.params.s":           "load stretch factor s",
-	"workload.params.alpha":       "site skew α",
-	"workload.params.d2":          "migration cost range d2 (s)",
-	"workload.params.flexibility": "flexibility",
-	"workload.arrival_scale":      "arrival-time scale factor",
-	"workload.jobs":               "jobs",
-	"node_select":                 "node selection",
-	"policy":                      "policy",
-	"workload.trace":              "trace",
-}
-
-// ParamLabel is a human name for a parameter path (a system's own
-// parameters are named by the system: system.ParamLabel).
-func ParamLabel(key string) string {
-	if l, ok := params[key]; ok {
-		return l
-	}
-	if l, ok := system.ParamLabel(key); ok {
-		return l
-	}
-	key = strings.TrimPrefix(strings.TrimPrefix(key, "workload.params."), "workload.")
-	return strings.ReplaceAll(key, "_", " ")
-}
-
 // HumanNum formats a number for a tick or a table: 1.25 M, 12.5 k, 0.25,
 // 3e-05.
-func HumanNum(v float64) string {
+func HumanNum(v float64) string { return humanNum(v, 4) }
+
+// humanNum is HumanNum with the given number of significant digits.
+func humanNum(v float64, digits int) string {
 	a := math.Abs(v)
+	g := func(x float64) string { return strconv.FormatFloat(x, 'g', digits, 64) }
 	switch {
 	case math.IsNaN(v):
 		return "–"
 	case v == 0:
 		return "0"
 	case a >= 1e9:
-		return trimG(v/1e9) + " G"
+		return g(v/1e9) + " G"
 	case a >= 1e6:
-		return trimG(v/1e6) + " M"
+		return g(v/1e6) + " M"
 	case a >= 1e4:
-		return trimG(v/1e3) + " k"
+		return g(v/1e3) + " k"
 	case a < 1e-3:
-		return strconv.FormatFloat(v, 'e', 2, 64)
+		return strconv.FormatFloat(v, 'e', max(2, digits-2), 64)
 	}
-	return trimG(v)
+	return g(v)
 }
 
 func trimG(v float64) string { return strconv.FormatFloat(v, 'g', 4, 64) }
 
-// humanTicks labels the ticks of base with HumanNum.
+// humanTicks labels the ticks of base with HumanNum, distinct ones.
 type humanTicks struct{ base plot.Ticker }
 
 func (h humanTicks) Ticks(lo, hi float64) []plot.Tick {
-	ts := h.base.Ticks(lo, hi)
-	for i := range ts {
-		if ts[i].Label != "" {
-			ts[i].Label = HumanNum(ts[i].Value)
+	return distinctLabels(h.base.Ticks(lo, hi))
+}
+
+// distinctLabels labels every labelled tick with HumanNum, with as many
+// significant digits as it takes for no two labels to be equal (ticks
+// at 3,422,500, 3,423,000 and 3,423,500 are not three "3.423 M").
+func distinctLabels(ts []plot.Tick) []plot.Tick {
+	for digits := 4; digits <= 15; digits++ {
+		seen := map[string]bool{}
+		dup := false
+		for i := range ts {
+			if ts[i].Label == "" {
+				continue
+			}
+			l := humanNum(ts[i].Value, digits)
+			ts[i].Label = l
+			dup = dup || seen[l]
+			seen[l] = true
+		}
+		if !dup {
+			break
 		}
 	}
 	return ts
 }
 
-// Wrap breaks s into lines of at most n characters at spaces.
-func Wrap(s string, n int) string {
-	var lines []string
-	line := ""
-	for _, w := range strings.Fields(s) {
-		if line != "" && len([]rune(line))+1+len([]rune(w)) > n {
-			lines = append(lines, line)
-			line = w
-			continue
-		}
-		if line != "" {
-			line += " "
-		}
-		line += w
+// valueTicks puts the ticks of a sweep's numeric x axis at the swept
+// values, as a paper's figure does, when there are few enough of them
+// and they do not crowd; else it keeps base.
+func valueTicks(xs map[float64]bool, base plot.Ticker) plot.Ticker {
+	vals := make([]float64, 0, len(xs))
+	for x := range xs {
+		vals = append(vals, x)
 	}
-	if line != "" {
-		lines = append(lines, line)
+	sort.Float64s(vals)
+	if len(vals) < 2 || len(vals) > 12 {
+		return base
 	}
-	return strings.Join(lines, "\n")
+	span := vals[len(vals)-1] - vals[0]
+	for i := 1; i < len(vals); i++ {
+		if vals[i]-vals[i-1] < span/25 {
+			return base
+		}
+	}
+	return fixedTicks(vals)
+}
+
+// fixedTicks are ticks at given values.
+type fixedTicks []float64
+
+func (f fixedTicks) Ticks(lo, hi float64) []plot.Tick {
+	var ts []plot.Tick
+	for _, v := range f {
+		ts = append(ts, plot.Tick{Value: v, Label: "x"})
+	}
+	return distinctLabels(ts)
 }
 
 var (

@@ -8,10 +8,12 @@ import (
 )
 
 // GridModelSection draws the application section of seed 004 (figures
-// 4–8: gen.GridTables) as line figures, one line per table column.
-func GridModelSection(seed uint64, figDir string) (Section, error) {
+// 4–8: gen.GridTables) as line figures, one line per table column, each
+// marked with the paper's figure it reproduces.
+func GridModelSection(seed uint64) (Section, error) {
 	sec := Section{
 		Title: "Grid workload model (seed 004, §3: figures 4–8)",
+		Seed:  "004",
 		Description: "The effect of each parameter of the computational-grid workload model, drawn from the model " +
 			"itself (gridsched workload grid-tables prints the numbers). The paper prints no values behind figures 4, 5, 6 " +
 			"and 8; see docs/workloads.md for the parameters used.",
@@ -36,7 +38,8 @@ func GridModelSection(seed uint64, figDir string) (Section, error) {
 		if !strings.Contains(t.YLabel, "(") {
 			unit = "ratio"
 		}
-		f, err := SweepFigure(figDir, "seed004-"+t.Name, Sweep{Title: title, XLabel: t.Columns[0], Metric: Metric{Key: t.Name, Name: t.YLabel, Unit: unit, Min: math.NaN(), Max: math.NaN()}, Series: series})
+		f, err := SweepFigure("seed004-"+t.Name, Sweep{Title: title, XLabel: t.Columns[0], Metric: Metric{Key: t.Name, Name: t.YLabel, Unit: unit, Min: math.NaN(), Max: math.NaN()}, Series: series,
+			Paper: strings.ToLower(title)})
 		if err != nil {
 			return sec, err
 		}

@@ -29,6 +29,7 @@ func init() {
 		Description: "advance reservations on the resource–reservation graph, DRRM against SRRM (seed 000)",
 		Order:       10,
 		Section:     "failure",
+		ParamLabels: map[string]string{"sigma": "failure time ratio σ (share of the horizon)"},
 		NewParams:   func() any { return &FailureParams{} },
 		Prepare: func(v any, _ func(string) string) (any, error) {
 			p := *v.(*FailureParams)

@@ -4,12 +4,14 @@
 # munge; no systemd: daemons started directly and stopped by pid file),
 # submit a small sweep as an array job with 'gridsched slurm --submit',
 # and check that the merged results equal a single-machine run of the same
-# spec, byte for byte. Needs root (it installs packages and writes
+# spec, byte for byte. The work folder's path and the spec's name hold a
+# space and shell characters, which the generated scripts must pass
+# through intact (issue 25). Needs root (it installs packages and writes
 # /etc/slurm/slurm.conf). Settings: ../shared/reference/slurm.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
-WORK=$(mktemp -d /tmp/gridsched-slurm.XXXXXX)
+WORK=$(mktemp -d "/tmp/gridsched slurm;\$(x).XXXXXX")
 STARTED=()
 
 cleanup() {
@@ -87,7 +89,7 @@ say "node state: ${state:-none}"
 # The sweep
 go build -o "$WORK/gridsched" ./cmd/gridsched
 cat > "$WORK/spec.yaml" <<'SPEC'
-name: slurm-test
+name: "slurm test $(touch PWNED)"
 workload:
   model: lublin
   params: {nodes: 64}
@@ -121,5 +123,9 @@ for f in runs.csv aggregate.csv; do
 		exit 1
 	fi
 done
+if find "$WORK" "$ROOT" -maxdepth 2 -name PWNED 2>/dev/null | grep -q .; then
+	say "a generated script ran a command from the spec's name"
+	exit 1
+fi
 say "3 array tasks + merge on Slurm equal the single-machine run ($(($(wc -l < "$WORK/single/runs.csv") - 1)) runs)"
 say "PASS"

@@ -2,7 +2,9 @@ package simulate
 
 import (
 	"fmt"
+	"slices"
 	"testing"
+	"time"
 
 	"github.com/gridsched/gridsched/internal/testenv"
 	"github.com/gridsched/gridsched/model"
@@ -102,5 +104,65 @@ func BenchmarkOverloadedConservative(b *testing.B) {
 			}
 			b.ReportMetric(n*float64(b.N)/b.Elapsed().Seconds(), "jobs/s")
 		})
+	}
+}
+
+// BenchmarkConservativeScaling is issue 30's first target: conservative
+// backfilling on the built-in workload at offered load 1.03 on 1,024
+// processors (the queue grows without bound), with exact estimates and
+// with estimates 1–4× the runtime, at several sizes, beside EASY on the
+// same jobs. It reports ns/job: the target is ns/job at the largest size
+// within 2× of ns/job at 10,000 jobs, and within 3× of EASY's. The
+// workload is generated outside the timer. Run it with GOMAXPROCS=1 so
+// that cpu-ns/job (the process's CPU time per job) counts the simulation
+// and its garbage collection on one core.
+//
+//	go test ./simulate -run '^$' -bench ConservativeScaling -benchtime 1x -count 3
+func BenchmarkConservativeScaling(b *testing.B) {
+	for _, c := range []struct {
+		est   string
+		sizes []int
+	}{
+		{"exact", []int{10_000, 30_000, 100_000, 1_000_000}},
+		{"x1-4", []int{10_000, 30_000, 100_000}},
+	} {
+		for _, n := range c.sizes {
+			for _, pol := range []string{"conservative", "easy"} {
+				b.Run(fmt.Sprintf("%s/n=%d/%s", c.est, n, pol), func(b *testing.B) {
+					jobs, err := workload.Builtin(1, n, 1024, 1.03)
+					if err != nil {
+						b.Fatal(err)
+					}
+					if c.est == "exact" {
+						for i := range jobs {
+							jobs[i].Estimate = jobs[i].Runtime
+						}
+					}
+					p := model.Uniform("1024", 1024, 1)
+					var cpu time.Duration
+					b.ResetTimer()
+					for i := 0; i < b.N; i++ {
+						b.StopTimer()
+						w := &workload.Workload{Name: "builtin", Jobs: slices.Clone(jobs), Records: n, Skipped: map[string]int{}}
+						c0 := testenv.CPUTime()
+						b.StartTimer()
+						r, err := RunLoaded(Config{Policy: pol, Platform: p}, w, p)
+						b.StopTimer()
+						cpu += testenv.CPUTime() - c0
+						b.StartTimer()
+						if err != nil {
+							b.Fatal(err)
+						}
+						if r.Summary.Completed != n {
+							b.Fatalf("completed %d of %d", r.Summary.Completed, n)
+						}
+					}
+					b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(n*b.N), "ns/job")
+					// CPU time of the process (user + sys) per job: on a
+					// machine shared with other work, the figure to compare.
+					b.ReportMetric(float64(cpu.Nanoseconds())/float64(n*b.N), "cpu-ns/job")
+				})
+			}
+		}
 	}
 }

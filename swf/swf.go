@@ -20,6 +20,8 @@ import (
 	"os"
 	"strconv"
 	"strings"
+
+	"github.com/gridsched/gridsched/internal/quote"
 )
 
 // Record is one SWF line. Integer fields are int/int64; time and memory
@@ -262,7 +264,7 @@ func (r *Reader) parse(t []byte) (Record, error) {
 		}
 		v, err := parseNum(t[i:j], intField[n])
 		if err != "" {
-			return Record{}, &Error{File: r.name, Line: r.line, Field: n + 1, Msg: fmt.Sprintf("%q %s", t[i:j], err)}
+			return Record{}, &Error{File: r.name, Line: r.line, Field: n + 1, Msg: quote.Clip(string(t[i:j])) + " " + err}
 		}
 		f[n] = v
 		n++

@@ -10,6 +10,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"pgregory.net/rapid"
+
+	"github.com/gridsched/gridsched/internal/testenv"
 )
 
 const sample = `;   --- SWF file converted from SACCT ---
@@ -149,6 +151,9 @@ func FuzzReader(f *testing.F) {
 	f.Add([]byte("; MaxProcs: 12\n1 2 3\n"))
 	f.Add([]byte("\x1f\x8b\x08\x00garbage"))
 	f.Add([]byte("1 0 10 100 4 -1 -1 4 200 -1 1 3 1 -1 0 1 -1 -1 1 2 3\n-1e400"))
+	for _, sp := range testenv.IntegerSpellings { // only decimal numbers are read
+		f.Add([]byte("; MaxProcs: " + sp.Text + "\n1 " + sp.Text + " 10 " + sp.Text + " 4 -1 -1 4 200 -1 1 3 1 -1 0 1 -1 -1\n"))
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		r, err := NewReader(bytes.NewReader(data), "fuzz.swf")
 		if err != nil {

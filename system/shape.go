@@ -116,7 +116,18 @@ func ParseConfig(name string, data []byte) (map[string]any, error) {
 	if err := yamlx.DecodeStrict(name, data, v.Interface()); err != nil {
 		return nil, err
 	}
-	return FromShape(v, nil), nil
+	secs := FromShape(v, nil)
+	// Each section's own checks, at the offending key's line and column.
+	var errs []error
+	for _, k := range sortedKeys(secs) {
+		if _, err := Prepare(map[string]any{k: CloneParams(secs[k])}, nil); err != nil {
+			errs = append(errs, sc.Locate(k, errors.New(strings.TrimPrefix(err.Error(), k+": "))))
+		}
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	return secs, nil
 }
 
 // LoadConfig is ParseConfig on a file.

@@ -49,6 +49,8 @@ import (
 type Policy struct {
 	Name        string
 	Description string
+	// NeedsSection: (a node selection) it needs its system's section.
+	NeedsSection bool
 }
 
 // Metric describes a metric for sweeps, axes and verdicts.
@@ -360,7 +362,7 @@ func PolicyGroups() []PolicyGroup {
 	classic := PolicyGroup{System: "classic", Description: "the foundation's batch policies"}
 	for _, n := range policy.Names() {
 		if _, ok := Owner(n); !ok {
-			classic.Policies = append(classic.Policies, Policy{n, policy.Describe(n)})
+			classic.Policies = append(classic.Policies, Policy{Name: n, Description: policy.Describe(n)})
 		}
 	}
 	out := []PolicyGroup{classic}
@@ -398,6 +400,23 @@ func CheckNodeSelection(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown node selection %q (known: %s)", name, strings.Join(NodeSelectionNames(), ", "))
+}
+
+// CheckNodeSelectionWith is CheckNodeSelection, and also refuses a node
+// selection that needs its system's section when hasSection says the
+// run has none (u without an instability model), before anything runs.
+func CheckNodeSelectionWith(name string, hasSection func(key string) bool) error {
+	if err := CheckNodeSelection(name); err != nil {
+		return err
+	}
+	for _, s := range All() {
+		for _, p := range s.NodeSelections {
+			if p.Name == name && p.NeedsSection && !hasSection(s.Section) {
+				return fmt.Errorf("node selection %s needs the %s section (%s)", name, s.Section, s.Description)
+			}
+		}
+	}
+	return nil
 }
 
 // MetricInfo describes a metric; an unknown one gets its key as name,

@@ -2,6 +2,7 @@ package unstable
 
 import (
 	"errors"
+	"fmt"
 	"math"
 
 	"github.com/spf13/pflag"
@@ -39,8 +40,8 @@ func init() {
 					}
 					return nil, nil
 				}
-				if changed("cycle") && !(*cycle > 0 && !math.IsInf(*cycle, 0)) {
-					return nil, errors.New("--cycle: out of range (a positive number of seconds)")
+				if changed("cycle") && !(*cycle >= MinCycle && !math.IsInf(*cycle, 0)) {
+					return nil, fmt.Errorf("--cycle: out of range (at least %g seconds)", MinCycle)
 				}
 				return &Params{Model: *model, Cycle: *cycle}, nil
 			}
@@ -48,10 +49,10 @@ func init() {
 		Policies: []system.Policy{{Name: "easy-single"}, {Name: "easy-first"}},
 		NodeSelections: []system.Policy{
 			{Name: "random", Description: "unbiased random choice of idle nodes (seed 002 §2.1)"},
-			{Name: "u", Description: "nodes by observed performance u, best first (seed 002 §2.4; needs an instability model)"},
-			{Name: "expected", Description: "nodes by the model's expected delay (1 − p)·d, then u (needs an instability model)"},
+			{Name: "u", Description: "nodes by observed performance u, best first (seed 002 §2.4; needs an instability model)", NeedsSection: true},
+			{Name: "expected", Description: "nodes by the model's expected delay (1 − p)·d, then u (needs an instability model)", NeedsSection: true},
 		},
-		ParamLabels: map[string]string{"model": "instability model"},
+		ParamLabels: map[string]string{"model": "instability model", "u_update": "machines whose u a finished job updates"},
 		Metrics: []system.Metric{
 			{Key: "mean_qos", Name: "mean QoS rate", Unit: "ratio", Min: 0, Max: nan},
 			{Key: "mean_qos_alel", Name: "mean QoS rate AL/EL", Unit: "ratio", LowerIsBetter: true, Min: 0, Max: nan, PerJob: true},

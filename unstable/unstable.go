@@ -36,7 +36,7 @@ type Params struct {
 	Model string `yaml:"model" json:"model"`
 	// Cycle is the mean length (s) of one stable + unstable cycle of the
 	// periods model; a node is unstable a fraction 1 − p of the time.
-	Cycle float64 `yaml:"cycle" json:"cycle,omitempty" range:"(0,]"`
+	Cycle float64 `yaml:"cycle" json:"cycle,omitempty" range:"[60,]"`
 	// UUpdate: "delaying" (default: the machines that delayed the job,
 	// the pseudo-code's job.delayMachineList, §2.4) or "all" (every
 	// machine the job ran on: §2.2 defines u as the mean QR of all the
@@ -44,6 +44,10 @@ type Params struct {
 	// the nodes the job ran on).
 	UUpdate string `yaml:"u_update" json:"u_update,omitempty"`
 }
+
+// MinCycle is the shortest mean cycle (s) of the periods model: a cycle
+// of 10^-9 s did not finish.
+const MinCycle = 60.0
 
 // Validate names a bad parameter.
 func (p *Params) Validate() error {
@@ -54,6 +58,9 @@ func (p *Params) Validate() error {
 	}
 	if p.Model == "periods" && !(p.Cycle > 0) {
 		return fmt.Errorf("cycle: the periods model needs a positive mean cycle length, got %g", p.Cycle)
+	}
+	if p.Cycle != 0 && !(p.Cycle >= MinCycle) {
+		return fmt.Errorf("cycle: must be at least %g s (shorter cycles flip nodes so often that a run would be effectively endless), got %g", MinCycle, p.Cycle)
 	}
 	switch p.UUpdate {
 	case "", "delaying", "all":

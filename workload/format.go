@@ -16,6 +16,7 @@ import (
 	"strings"
 
 	"github.com/gridsched/gridsched/internal/atomicfile"
+	"github.com/gridsched/gridsched/internal/quote"
 	"github.com/gridsched/gridsched/model"
 	"github.com/gridsched/gridsched/swf"
 )
@@ -93,13 +94,13 @@ func parseField(f any, col, s string) error {
 	case *int:
 		n, err := strconv.Atoi(s)
 		if err != nil {
-			return fmt.Errorf("%q is not an integer", s)
+			return fmt.Errorf("%s is not an integer", quote.Clip(s))
 		}
 		*v = n
 	case *int64:
 		n, err := strconv.ParseInt(s, 10, 64)
 		if err != nil {
-			return fmt.Errorf("%q is not an integer", s)
+			return fmt.Errorf("%s is not an integer", quote.Clip(s))
 		}
 		*v = n
 	case *float64:
@@ -111,14 +112,14 @@ func parseField(f any, col, s string) error {
 			return fmt.Errorf("no value (write -1 for unknown)")
 		}
 		if t := strings.TrimLeft(s, "+-"); strings.HasPrefix(t, "0x") || strings.HasPrefix(t, "0X") || strings.Contains(s, "_") {
-			return fmt.Errorf("%q is not a decimal number", s)
+			return fmt.Errorf("%s is not a decimal number", quote.Clip(s))
 		}
 		x, err := strconv.ParseFloat(s, 64)
 		if err != nil || math.IsNaN(x) || math.IsInf(x, 0) {
-			return fmt.Errorf("%q is not a finite number", s)
+			return fmt.Errorf("%s is not a finite number", quote.Clip(s))
 		}
 		if math.Abs(x) >= maxExact {
-			return fmt.Errorf("%s is 2^53 or more (not exact in a float64)", s)
+			return fmt.Errorf("%s is 2^53 or more (not exact in a float64)", quote.Text(s))
 		}
 		*v = x
 	}
@@ -278,16 +279,49 @@ func openWorkload(path string) (*os.File, error) {
 	return f, nil
 }
 
+// MaxCSVRecord is the longest record (line, or lines of one quoted
+// field) of a CSV workload: a job's fields are short, and a 300 MB cell
+// must be refused before it is held.
+const MaxCSVRecord = 1 << 20
+
+// errRecordTooLong is returned by recordLimit.
+var errRecordTooLong = errors.New("record too long")
+
+// recordLimit fails a read once more than max bytes have been read since
+// the last reset (readCSV resets it after every record).
+type recordLimit struct {
+	r      io.Reader
+	n, max int
+}
+
+func (l *recordLimit) Read(p []byte) (int, error) {
+	if l.n > l.max {
+		return 0, errRecordTooLong
+	}
+	n, err := l.r.Read(p)
+	l.n += n
+	return n, err
+}
+
 func readCSV(r io.Reader, name string, b *builder) error {
-	cr := csv.NewReader(bufio.NewReaderSize(r, 1<<16))
+	lim := &recordLimit{r: r, max: MaxCSVRecord + 1<<16} // + the read-ahead of the buffer
+	cr := csv.NewReader(bufio.NewReaderSize(lim, 1<<16))
 	cr.ReuseRecord = true
+	tooLong := func(line int) error {
+		return fmt.Errorf("%s:%d: a record longer than %d bytes (a job's fields are short numbers)", name, line, MaxCSVRecord)
+	}
 	head, err := cr.Read()
 	if err == io.EOF {
 		return fmt.Errorf("%s:1: the file is empty (want a header line: %s)", name, strings.Join(Columns, ","))
 	}
+	if errors.Is(err, errRecordTooLong) {
+		return tooLong(1)
+	}
 	if err != nil {
 		return fmt.Errorf("%s: cannot read the header: %w", name, err)
 	}
+	lim.n = 0
+	last := 1
 	pos := make([]int, len(Columns)) // column index in the file per Columns entry, −1 if absent
 	for i := range pos {
 		pos[i] = -1
@@ -296,11 +330,11 @@ func readCSV(r io.Reader, name string, b *builder) error {
 		k := slices.Index(Columns, strings.TrimSpace(h))
 		_, col := cr.FieldPos(i)
 		if k < 0 {
-			return fmt.Errorf("%s:1:%d: unknown column %q (known: %s)", name, col, h, strings.Join(Columns, ", "))
+			return fmt.Errorf("%s:1:%d: unknown column %s (known: %s)", name, col, quote.Clip(h), strings.Join(Columns, ", "))
 		}
 		if pos[k] >= 0 {
 			_, first := cr.FieldPos(pos[k])
-			return fmt.Errorf("%s:1:%d: column %q appears twice (first at column %d)", name, col, h, first)
+			return fmt.Errorf("%s:1:%d: column %s appears twice (first at column %d)", name, col, quote.Clip(h), first)
 		}
 		pos[k] = i
 	}
@@ -314,9 +348,14 @@ func readCSV(r io.Reader, name string, b *builder) error {
 		if err == io.EOF {
 			return nil
 		}
+		if errors.Is(err, errRecordTooLong) {
+			return tooLong(last + 1)
+		}
 		if err != nil {
 			return fmt.Errorf("%s: %w", name, err)
 		}
+		lim.n = 0
+		last, _ = cr.FieldPos(len(rec) - 1)
 		j := model.NewJob(0, 0, 0, 0)
 		j.Own() // fields(&j) fills them in place
 		for k, f := range fields(&j) {
@@ -393,17 +432,17 @@ func parseJSONJob(lineBytes []byte, j *model.Job) error {
 		}
 		i := slices.Index(Columns, k)
 		if i < 0 {
-			return fmt.Errorf("%d: unknown field %q (known: %s)", keyCol, k, strings.Join(Columns, ", "))
+			return fmt.Errorf("%d: unknown field %s (known: %s)", keyCol, quote.Clip(k), strings.Join(Columns, ", "))
 		}
 		if first, dup := seen[k]; dup {
-			return fmt.Errorf("%d: field %q appears twice (first at column %d)", keyCol, k, first)
+			return fmt.Errorf("%d: field %s appears twice (first at column %d)", keyCol, quote.Clip(k), first)
 		}
 		seen[k] = keyCol
 		s := string(raw)
 		if s == "null" {
 			s = ""
 		} else if len(s) > 0 && (s[0] == '"' || s[0] == '{' || s[0] == '[' || s[0] == 't' || s[0] == 'f') {
-			return fmt.Errorf("%d: field %s: want a number, got %s", keyCol, k, s)
+			return fmt.Errorf("%d: field %s: want a number, got %s", keyCol, k, quote.Text(s))
 		}
 		if err := parseField(fs[i], k, s); err != nil {
 			return fmt.Errorf("%d: field %s: %v", keyCol, k, err)

@@ -5,6 +5,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/gridsched/gridsched/internal/testenv"
 )
 
 // checkFuzzed: whatever a reader accepts is finite, and whatever it
@@ -35,6 +37,9 @@ func FuzzCSV(f *testing.F) {
 	f.Add([]byte(strings.Join(Columns, ",") + "\n1,0,10,1,10,-1,-1,-1,1,-1,1,1,1,-1,1,1,-1,-1,,-1,,,,-1\n"))
 	f.Add([]byte("id,submit,runtime,procs,submit\n1,NaN,,1\n"))
 	f.Add([]byte("\"id\",submit\n\"1\n"))
+	for _, sp := range testenv.IntegerSpellings { // only decimal numbers are read
+		f.Add([]byte("id,submit,runtime,procs\n1," + sp.Text + "," + sp.Text + "," + sp.Text + "\n"))
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		b := newBuilder("fuzz.csv", Rules{}, Transform{}, 16)
 		err := readCSV(bytes.NewReader(data), "fuzz.csv", b)
@@ -48,6 +53,9 @@ func FuzzJSONL(f *testing.F) {
 	f.Add([]byte(`{"id":1,"submit":0,"runtime":null,"procs":1,"deadline":null}` + "\n\n" + `{"id":2}`))
 	f.Add([]byte(`{"id":1,"submit":1e400,"runtime":"x","procs":1,"id":2}`))
 	f.Add([]byte("[1]\n{}\n"))
+	for _, sp := range testenv.IntegerSpellings {
+		f.Add([]byte(`{"id":1,"submit":"` + sp.Text + `","runtime":` + sp.Text + `,"procs":1}` + "\n"))
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		b := newBuilder("fuzz.jsonl", Rules{}, Transform{}, 16)
 		err := readJSONL(bytes.NewReader(data), "fuzz.jsonl", b)

@@ -1,10 +1,12 @@
 package main
 
 import (
+	"fmt"
 	"image/png"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -97,20 +99,21 @@ func coloured(t *testing.T, path string) float64 {
 	return float64(n) / float64((b.Dx()/2)*(b.Dy()/2))
 }
 
-// TestReportInBrowser opens the quick reproduction's report in headless
-// Chromium: no console errors, and the screenshot is not blank. It is
-// skipped when Chromium is missing unless GRIDSCHED_REQUIRE_BROWSER=1
-// (CI installs Chromium and sets it).
+// TestReportInBrowser opens the quick reproduction's report, a single
+// run's report and a comparison of three runs in headless Chromium: no
+// console errors, screenshots that are not blank, and the DOM checks of
+// every figure (domCheck: no text outside its figure, no two equal tick
+// labels on an axis, no overlapping text), folded figures included; the
+// quick report shows at most 60 figures before anything is unfolded; the
+// single run's interactive views zoom, pan and reset. It is skipped when
+// Chromium is missing unless GRIDSCHED_REQUIRE_BROWSER=1 (CI installs
+// Chromium and sets it). GRIDSCHED_SCREENSHOTS=DIR keeps the screenshots
+// and, for a reviewer, sheets of every figure as Chromium draws them.
 func TestReportInBrowser(t *testing.T) {
-	bin, err := exec.LookPath("chromium")
-	if err != nil {
-		if os.Getenv("GRIDSCHED_REQUIRE_BROWSER") == "1" {
-			t.Fatal("chromium not found and GRIDSCHED_REQUIRE_BROWSER=1")
-		}
-		t.Skip("chromium not installed (CI installs it)")
-	}
+	bin := chromiumOrSkip(t)
 	testenv.TracesDir(t)
 	dir := t.TempDir()
+	keep := os.Getenv("GRIDSCHED_SCREENSHOTS")
 	// The detector must see an error when there is one, and a page
 	// that draws nothing is blank (one Chromium run checks both: each
 	// run costs seconds of CPU).
@@ -141,36 +144,78 @@ func TestReportInBrowser(t *testing.T) {
 			t.Errorf("report is not self-contained: it has %s", bad)
 		}
 	}
-	if n := strings.Count(string(html), "<svg"); n < 8 {
-		t.Errorf("report has %d inline figures", n)
+	checkShot(t, bin, page, shotPath(dir, keep, "quick-report.png"), "1400,8000", "quick report")
+	r := domCheck(t, bin, page)
+	requireDOM(t, "quick report", r, 100)
+	if r.Visible > 60 || r.Visible < 10 {
+		t.Errorf("quick report: %d figures visible before unfolding, want 10 to 60 (of %d)", r.Visible, r.Figures)
 	}
-	shot := filepath.Join(dir, "report.png")
-	log := chromiumSized(t, bin, page, shot, "1400,8000")
-	if errs := consoleErrors(log); len(errs) > 0 {
-		t.Errorf("console errors:\n%s", strings.Join(errs, "\n"))
-	}
-	if f := nonBlank(t, shot); f < 0.02 {
-		t.Errorf("screenshot is blank (%.4f of pixels drawn)", f)
-	}
-	if f := coloured(t, shot); f < 0.002 {
-		t.Errorf("quick report: the figures in the screenshot are blank (%.4f of pixels coloured)", f)
-	}
-	if keep := os.Getenv("GRIDSCHED_SCREENSHOT"); keep != "" {
-		b, _ := os.ReadFile(shot)
-		os.WriteFile(keep, b, 0o644)
+	t.Logf("quick report: %d figures (%d visible, %d metrics constant as text), %d texts measured", r.Figures, r.Visible, r.Constant, r.Texts)
+	if keep != "" {
+		figureSheets(t, bin, page, keep, "quick")
 	}
 
-	// The single-run report of two runs (shared axes).
-	for _, p := range []string{"easy", "fcfs"} {
+	// A single run: its figures and its interactive views.
+	for _, p := range []string{"easy", "fcfs", "conservative"} {
 		if _, err := run("simulate", "--policy", p, "--out", filepath.Join(dir, "runs", p)); err != nil {
 			t.Fatal(err)
 		}
 	}
-	single := filepath.Join(dir, "runs", "report")
-	if _, err := run("report", filepath.Join(dir, "runs", "easy"), filepath.Join(dir, "runs", "fcfs"), "--out", single); err != nil {
+	single := filepath.Join(dir, "runs", "easy-report")
+	if _, err := run("report", filepath.Join(dir, "runs", "easy"), "--out", single); err != nil {
 		t.Fatal(err)
 	}
-	checkShot(t, bin, filepath.Join(single, "report.html"), filepath.Join(dir, "single.png"), "1400,4000", "single-run report")
+	sp := filepath.Join(single, "report.html")
+	checkShot(t, bin, sp, shotPath(dir, keep, "single-run.png"), "1400,6000", "single-run report")
+	requireDOM(t, "single-run report", domCheck(t, bin, sp), 8)
+	checkViews(t, bin, sp)
+	if keep != "" {
+		figureSheets(t, bin, sp, keep, "single")
+	}
+
+	// Three runs compared on shared axes.
+	cmp := filepath.Join(dir, "runs", "compare")
+	if _, err := run("report", filepath.Join(dir, "runs", "easy"), filepath.Join(dir, "runs", "fcfs"), filepath.Join(dir, "runs", "conservative"), "--out", cmp); err != nil {
+		t.Fatal(err)
+	}
+	cp := filepath.Join(cmp, "report.html")
+	checkShot(t, bin, cp, shotPath(dir, keep, "three-runs.png"), "1400,6000", "3-run comparison")
+	requireDOM(t, "3-run comparison", domCheck(t, bin, cp), 10)
+	if keep != "" {
+		figureSheets(t, bin, cp, keep, "compare")
+	}
+}
+
+// shotPath is where a screenshot goes: the kept folder, else dir.
+func shotPath(dir, keep, name string) string {
+	if keep != "" {
+		os.MkdirAll(keep, 0o755)
+		return filepath.Join(keep, name)
+	}
+	return filepath.Join(dir, name)
+}
+
+var figureOf = regexp.MustCompile(`(?s)<figure id="[^"]*"[^>]*>.*?</figure>`)
+
+// figureSheets screenshots every figure of page, twelve to a sheet, as
+// Chromium draws them (keep/NAME-sheet-NN.png), for a reviewer to look
+// at one by one.
+func figureSheets(t *testing.T, bin, page, keep, name string) {
+	t.Helper()
+	b, err := os.ReadFile(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(b)
+	head := s[:strings.Index(s, "<body>")+len("<body>")]
+	figs := figureOf.FindAllString(s, -1)
+	for i := 0; i < len(figs); i += 12 {
+		sheet := filepath.Join(filepath.Dir(page), fmt.Sprintf("%s-sheet-%02d.html", name, i/12+1))
+		body := `<div class="figs" style="grid-template-columns: repeat(3, 1fr)">` + strings.Join(figs[i:min(i+12, len(figs))], "\n") + `</div></body></html>`
+		os.WriteFile(sheet, []byte(head+body), 0o644)
+		chromiumSized(t, bin, sheet, filepath.Join(keep, fmt.Sprintf("%s-sheet-%02d.png", name, i/12+1)), "1800,2400")
+		os.Remove(sheet)
+	}
 }
 
 // checkShot screenshots page: no console errors, not blank, figures
@@ -194,13 +239,7 @@ func checkShot(t *testing.T, bin, page, shot, size, what string) {
 // ones (CDFs, utilization and queues, Gantt chart of jobs on VMs) and the
 // cloud's declared series (VMs, cost, queues, ALF, demand control).
 func TestCloudReportInBrowser(t *testing.T) {
-	bin, err := exec.LookPath("chromium")
-	if err != nil {
-		if os.Getenv("GRIDSCHED_REQUIRE_BROWSER") == "1" {
-			t.Fatal("chromium not found and GRIDSCHED_REQUIRE_BROWSER=1")
-		}
-		t.Skip("chromium not installed (CI installs it)")
-	}
+	bin := chromiumOrSkip(t)
 	dir := t.TempDir()
 	wl := filepath.Join(dir, "gang.swf")
 	if _, err := run("workload", "generate", "--model", "gang", "--param", "lambda=2.5", "--jobs", "300", "--out", wl); err != nil {
@@ -226,6 +265,7 @@ func TestCloudReportInBrowser(t *testing.T) {
 	}
 	shot := filepath.Join(dir, "cloud.png")
 	checkShot(t, bin, page, shot, "1400,8000", "cloud report")
+	requireDOM(t, "cloud report", domCheck(t, bin, page), 12)
 	if keep := os.Getenv("GRIDSCHED_CLOUD_SCREENSHOT"); keep != "" {
 		b, _ := os.ReadFile(shot)
 		os.WriteFile(keep, b, 0o644)

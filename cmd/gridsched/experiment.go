@@ -1,12 +1,15 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"text/tabwriter"
 	"time"
 
@@ -52,10 +55,27 @@ func progressFor(w io.Writer, quiet bool, what string) (func(done, planned int),
 	}, func() {}
 }
 
+// planHead is the first line a sweep prints, at once (before its inputs
+// are checked and its store opened): its configurations, replications and
+// runs, counted without making them.
+func planHead(s *experiment.Spec) string {
+	n, _ := s.ConfigCount()
+	r := s.Replications
+	if r.Adaptive() {
+		return fmt.Sprintf("%s: %d configurations × %d to %d replications (adaptive) = %d to %d runs", s.Name, n, r.Min, r.Max, n*r.Min, n*r.Max)
+	}
+	reps := "replications"
+	if r.Count == 1 {
+		reps = "replication"
+	}
+	return fmt.Sprintf("%s: %d configurations × %d %s = %d runs", s.Name, n, r.Count, reps, n*r.Count)
+}
+
 // planFor returns the sweep's Plan and Estimate callbacks: before the
-// first run, the number of configurations, replications and runs; once
-// the sample of runs spread over the sweep has finished, the time the
-// rest should take (on stderr, as the progress; nothing when quiet).
+// first run, the runs already in the store and those to run (planHead
+// said the sweep's size); once the sample of runs spread over the sweep
+// has finished, the time the rest should take (on stderr, as the
+// progress; nothing when quiet).
 func planFor(w io.Writer, quiet bool, what string) (func(experiment.Plan), func(experiment.Estimate)) {
 	if quiet {
 		return nil, nil
@@ -63,15 +83,8 @@ func planFor(w io.Writer, quiet bool, what string) (func(experiment.Plan), func(
 	adaptive, maxRuns := false, 0
 	plan := func(p experiment.Plan) {
 		adaptive = p.Adaptive
-		reps, runs := fmt.Sprint(p.Replications), fmt.Sprint(p.Configs*p.Replications)
 		if p.Adaptive {
 			maxRuns = p.Configs * p.MaxReplications
-			reps = fmt.Sprintf("%d to %d replications (adaptive)", p.Replications, p.MaxReplications)
-			runs = fmt.Sprintf("%d to %d", p.Configs*p.Replications, maxRuns)
-		} else if p.Replications == 1 {
-			reps += " replication"
-		} else {
-			reps += " replications"
 		}
 		todo := fmt.Sprintf("%d already in the store, %d to run", p.AlreadyDone, p.ToRun)
 		if p.Adaptive {
@@ -80,7 +93,7 @@ func planFor(w io.Writer, quiet bool, what string) (func(experiment.Plan), func(
 		if p.Shards > 1 {
 			todo = fmt.Sprintf("shard %d/%d: %s", p.Shard+1, p.Shards, todo)
 		}
-		fmt.Fprintf(w, "%s: %d configurations × %s = %s runs; %s\n", what, p.Configs, reps, runs, todo)
+		fmt.Fprintf(w, "%s: %s\n", what, todo)
 	}
 	estimate := func(e experiment.Estimate) {
 		tail := ""
@@ -172,18 +185,36 @@ func parseShard(s string) (int, int, error) {
 	return i - 1, n, nil
 }
 
+// defaultOut is results/NAME[-LABEL], the name made safe as one folder
+// name (safeName): a spec named ../../x writes under results/ too.
 func defaultOut(s *experiment.Spec) string {
 	name := s.Name
 	if s.Label != "" {
 		name += "-" + s.Label
 	}
-	return filepath.Join("results", name)
+	return filepath.Join("results", safeName(name))
+}
+
+// safeName makes a name usable as one file or folder name and as a
+// Slurm job name: every character but letters, digits and . _ - + becomes
+// _, and leading dots become underscores (never . or .., nor hidden).
+func safeName(name string) string {
+	out := strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '.' || r == '_' || r == '-' || r == '+' {
+			return r
+		}
+		return '_'
+	}, name)
+	if out == "" {
+		return "_"
+	}
+	// No leading dot: never . or .., never a hidden folder.
+	rest := strings.TrimLeft(out, ".")
+	return strings.Repeat("_", len(out)-len(rest)) + rest
 }
 
 func newRunCmd() *cobra.Command {
-	var label, out, shard string
-	var resume, quiet bool
-	var workers int
+	var o runOptions
 	cmd := &cobra.Command{
 		Use:   "run SPEC.yaml",
 		Short: "Run an experiment: a parameter sweep with replications, on all cores",
@@ -191,7 +222,14 @@ func newRunCmd() *cobra.Command {
 run to a crash-safe result store (DIR/store.db, SQLite). Kill it at any time and
 run again with --resume: no finished run is lost or counted twice. At the end it
 writes DIR/runs.csv (one row per run), DIR/aggregate.csv (mean, sd and 95% CI per
-configuration and metric) and DIR/report.html with its figures.
+configuration and metric), DIR/provenance.json and DIR/report.html with its
+figures.
+
+The store records the code identity of this gridsched ('gridsched version') and
+the SHA-256 of every file the experiment reads (traces, platform and tree
+files). --resume refuses a store whose inputs' contents or code changed, naming
+what changed: run into a new folder, or (for a code change) continue with
+--allow-code-change, which records the code identity of each run.
 
 With --shard I/N it runs a deterministic 1/N of the runs into
 DIR/store-I-of-N.db; combine the shards with 'gridsched merge'. --shard env takes
@@ -203,62 +241,116 @@ Job (JOB_COMPLETION_INDEX, with GRIDSCHED_SHARDS).`,
   gridsched run experiment.yaml --shard 2/8`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			s, err := experiment.Load(args[0], label)
+			if cmd.Flags().Changed("workers") && o.workers < 1 {
+				return usagef("--workers %d: want at least 1 (the default is every core)", o.workers)
+			}
+			s, err := experiment.Load(args[0], o.label)
 			if err != nil {
-				return err
+				return inputError(err)
 			}
-			i, n, err := parseShard(shard)
+			o.shard, o.shards, err = parseShard(o.shardFlag)
 			if err != nil {
-				return err
+				return usageError(err)
 			}
-			if out == "" {
-				out = defaultOut(s)
+			if o.out == "" {
+				o.out = defaultOut(s)
 			}
-			return runSpec(cmd, s, out, i, n, workers, resume, quiet)
+			o.spec = args[0]
+			return runSpec(cmd, s, o)
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&label, "label", "", "apply a label of the spec (e.g. quick, paper)")
-	f.StringVar(&out, "out", "", "output folder (default results/NAME[-LABEL])")
-	f.BoolVar(&resume, "resume", false, "continue an interrupted run in the same folder")
-	f.StringVar(&shard, "shard", "", "run shard I of N (I/N, 1-based), or env (Slurm array, Kubernetes indexed job)")
-	f.IntVar(&workers, "workers", 0, "simulations at once (default: all cores)")
-	f.BoolVar(&quiet, "quiet", false, "no progress output")
+	f.StringVar(&o.label, "label", "", "apply a label of the spec (e.g. quick, paper)")
+	f.StringVar(&o.out, "out", "", "output folder (default results/NAME[-LABEL])")
+	f.BoolVar(&o.resume, "resume", false, "continue an interrupted run in the same folder")
+	f.BoolVar(&o.allowCodeChange, "allow-code-change", false, "with --resume: continue a store made by other code (each run records its code identity)")
+	f.StringVar(&o.shardFlag, "shard", "", "run shard I of N (I/N, 1-based), or env (Slurm array, Kubernetes indexed job)")
+	f.IntVar(&o.workers, "workers", 0, "simulations at once (default: all cores)")
+	f.BoolVar(&o.quiet, "quiet", false, "no progress output")
 	return cmd
 }
 
-func runSpec(cmd *cobra.Command, s *experiment.Spec, out string, shard, shards, workers int, resume, quiet bool) error {
-	// Every configuration's files are found before the store is created:
-	// a failed start leaves nothing behind.
-	if err := s.CheckFiles(); err != nil {
-		return err
+// runOptions are the run command's settings.
+type runOptions struct {
+	spec, label, out, shardFlag    string
+	shard, shards, workers         int
+	resume, allowCodeChange, quiet bool
+}
+
+// resumeLine is the command that continues this run.
+func (o runOptions) resumeLine() string {
+	w := []string{"gridsched", "run", o.spec}
+	if o.label != "" {
+		w = append(w, "--label", o.label)
 	}
-	storePath := filepath.Join(out, experiment.StoreFile)
-	if shards > 1 {
-		storePath = filepath.Join(out, fmt.Sprintf("store-%d-of-%d.db", shard+1, shards))
+	w = append(w, "--out", o.out)
+	if o.shardFlag != "" {
+		w = append(w, "--shard", o.shardFlag)
+	}
+	w = append(w, "--resume")
+	if o.allowCodeChange {
+		w = append(w, "--allow-code-change")
+	}
+	return shellLine(w...)
+}
+
+func runSpec(cmd *cobra.Command, s *experiment.Spec, o runOptions) error {
+	stderr := cmd.ErrOrStderr()
+	if !o.quiet {
+		fmt.Fprintln(stderr, planHead(s)) // at once: a large sweep says its size before anything takes time
+	}
+	// Every file is found and hashed before the store is created: a
+	// failed start leaves nothing behind.
+	if err := s.CheckFiles(); err != nil {
+		return inputError(err)
+	}
+	inputs, err := s.Inputs()
+	if err != nil {
+		return inputError(err)
+	}
+	storePath := filepath.Join(o.out, experiment.StoreFile)
+	if o.shards > 1 {
+		storePath = filepath.Join(o.out, fmt.Sprintf("store-%d-of-%d.db", o.shard+1, o.shards))
 	}
 	lock, err := experiment.LockStore(storePath)
 	if err != nil {
 		return err
 	}
 	defer lock.Unlock()
-	st, err := experiment.OpenStore(storePath, s, resume)
+	st, err := experiment.OpenStoreWith(storePath, s, experiment.StoreOptions{
+		Resume: o.resume, AllowCodeChange: o.allowCodeChange, Inputs: inputs,
+		Notice: func(m string) { fmt.Fprintf(stderr, "%s: %s\n", s.Name, m) },
+	})
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	progress, finish := progressFor(cmd.ErrOrStderr(), quiet, s.Name)
-	plan, estimate := planFor(cmd.ErrOrStderr(), quiet, s.Name)
-	sum, err := experiment.Sweep(s, st, experiment.Options{Workers: workers, Shard: shard, Shards: shards, Progress: progress, Plan: plan, Estimate: estimate})
+	before, _ := st.Count()
+	var now atomic.Int64
+	sess := sessionOf(cmd)
+	sess.setNote(func() string {
+		kept := keptRuns(st, before+int(now.Load()))
+		return fmt.Sprintf("%d runs are kept in %s (%d finished now; runs in flight are dropped). Continue with: %s", kept, storePath, kept-before, o.resumeLine())
+	})
+	defer sess.setNote(nil)
+	progress, finish := progressFor(stderr, o.quiet, s.Name)
+	count := func(done, planned int) {
+		now.Store(int64(done))
+		if progress != nil {
+			progress(done, planned)
+		}
+	}
+	plan, estimate := planFor(stderr, o.quiet, s.Name)
+	sum, err := experiment.Sweep(s, st, experiment.Options{Workers: o.workers, Shard: o.shard, Shards: o.shards, Progress: count, Plan: plan, Estimate: estimate})
 	finish()
 	fmt.Fprintf(cmd.OutOrStdout(), "%s: %d configurations, %d runs done now, %d already in %s\n", s.Name, sum.Configs, sum.Ran, sum.AlreadyDone, storePath)
 	if err != nil {
-		return fmt.Errorf("%w (finished runs are kept; continue with --resume)", err)
+		return sweepStopped(st, err, o.resumeLine())
 	}
-	if shards > 1 {
+	if o.shards > 1 {
 		return nil
 	}
-	path, err := experiment.WriteOutputs(s.Name, []*experiment.Store{st}, out)
+	path, err := experiment.WriteOutputs(s.Name, []*experiment.Store{st}, o.out)
 	if err != nil {
 		return err
 	}
@@ -266,18 +358,39 @@ func runSpec(cmd *cobra.Command, s *experiment.Spec, out string, shard, shards, 
 	return nil
 }
 
+// sweepStopped explains a sweep that stopped on err and says what
+// works next: a run that failed on its configuration or inputs marks the
+// store (a plain rerun of the fixed spec then moves it aside and starts
+// afresh); any other failure leaves it to --resume.
+func sweepStopped(st *experiment.Store, err error, resume string) error {
+	kept, _ := st.Count()
+	var re *experiment.RunError
+	if errors.As(err, &re) {
+		st.MarkStopped(re.Error())
+		if kept == 0 {
+			return inputError(fmt.Errorf("%w. No run finished: fix the cause and run the same command again (the empty store is replaced)", err))
+		}
+		return inputError(fmt.Errorf("%w. The sweep stopped; its %d finished runs are kept in %s. Fix the cause and run the same command again: a run without --resume moves this store aside (to store-stopped-N.db beside it) and starts afresh; if the cause was outside the spec and its inputs, continue with: %s", err, kept, st.Path, resume))
+	}
+	return fmt.Errorf("%w (%d finished runs are kept in %s; continue with: %s)", err, kept, st.Path, resume)
+}
+
 func newMergeCmd() *cobra.Command {
 	var out string
+	var allowCodeChange bool
 	cmd := &cobra.Command{
 		Use:   "merge --out DIR STORE...",
 		Short: "Merge shard stores of one experiment and write its exports and report",
 		Long: `Merge the result stores of the shards of one experiment into DIR/store.db, then
-write DIR/runs.csv, DIR/aggregate.csv and DIR/report.html. Stores of different
-experiments (another spec, label or seed) are refused.`,
+write DIR/runs.csv, DIR/aggregate.csv, DIR/provenance.json and DIR/report.html.
+Stores of different experiments (another spec, label or seed), or whose inputs
+had other contents, are refused; so are stores made by different code, unless
+--allow-code-change (each run keeps its code identity). The stores are only
+read (they may sit on a read-only mount).`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if out == "" {
-				return fmt.Errorf("--out: the folder for the merged store is required")
+				return usagef("--out: the folder for the merged store is required")
 			}
 			path := filepath.Join(out, experiment.StoreFile)
 			lock, err := experiment.LockStore(path)
@@ -285,7 +398,7 @@ experiments (another spec, label or seed) are refused.`,
 				return err
 			}
 			defer lock.Unlock()
-			n, err := experiment.Merge(path, args)
+			n, err := experiment.MergeWith(path, args, allowCodeChange)
 			if err != nil {
 				return err
 			}
@@ -307,41 +420,66 @@ experiments (another spec, label or seed) are refused.`,
 		},
 	}
 	cmd.Flags().StringVar(&out, "out", "", "output folder")
+	cmd.Flags().BoolVar(&allowCodeChange, "allow-code-change", false, "merge stores whose runs were made by different code (each run keeps its code identity)")
 	return cmd
 }
 
 func newReportCmd() *cobra.Command {
-	var out string
-	var window float64
+	var out, formats string
+	var window, ganttFrom, ganttTo float64
+	var ganttJobs, ganttNodes, viewJobs int
+	var gridModel bool
 	cmd := &cobra.Command{
 		Use:   "report STORE.db|RUN_DIR|SIMULATE_DIR...",
-		Short: "Write an HTML report (with SVG and PNG figures) of result stores or simulation folders",
-		Long: `Write a self-contained HTML report. A result store (store.db, or the folder
-'gridsched run' wrote) gives the sweep figures (metric against parameter, one
-line per policy, 95% CI error bars, the paper's numbers as markers), the claims
-with verdicts and the aggregate table. Simulation folders (from 'gridsched
-simulate --out') give one section: the summary as a table; wait, response and
-bounded-slowdown CDFs (and box plots when several runs are given) with every
-run on shared axes; mean wait by job size class; utilization and queue length
-over time (moving average); the Gantt chart (a window of the first jobs for
-large runs); the workload's sizes, runtimes and inter-arrival times.`,
+		Short: "Write an HTML report (with SVG, PNG or PDF figures) of result stores or simulation folders",
+		Long: `Write a self-contained HTML report and its figures (FOLDER/figures, in the
+formats --format names: svg, png at 300 dpi, pdf with its fonts embedded;
+every figure is sized for one column of a two-column paper, 3.5 in wide).
+
+Result stores (store.db, or the folder 'gridsched run' wrote) give the sweep
+figures (metric against parameter, one line per series, 95% CI error bars, the
+paper's numbers as markers) arranged per seed paper: the verdicts first, then
+the paper's figures in the paper's order; every other figure, the claims and
+the aggregate tables are folded below.
+
+Simulation folders (from 'gridsched simulate --out') give one section: the
+summary as a table; wait, response and bounded-slowdown CDFs (and box plots
+when several runs are given) with every run on shared axes; mean wait by job
+size class; utilization and queue length over time (each run over its own
+span; long series as bucket means with a min-max band); the Gantt chart of a
+window (--gantt-from, --gantt-to, --gantt-jobs) and an overview of the whole
+run; the workload's sizes, runtimes and inter-arrival times. A single run's
+page also has interactive views of its time series and its schedule, zoomed
+and panned with the mouse or the keyboard (a small script in the page).`,
 		Example: `  gridsched report results/my-sweep
-  gridsched report runs/easy runs/conservative --out runs/compare`,
+  gridsched report runs/easy runs/conservative --out runs/compare
+  gridsched report runs/easy --format pdf,png,svg --gantt-from 86400 --gantt-to 172800`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if cmd.Flags().Changed("window") && !(window > 0 && window < math.Inf(1)) {
+				return usagef("--window %v: want a positive number of seconds", window)
+			}
+			fmts, err := report.ParseFormats(formats)
+			if err != nil {
+				return err
+			}
 			if out == "" {
 				out = args[0]
 				if st, err := os.Stat(out); err == nil && !st.IsDir() {
 					out = filepath.Dir(out)
 				}
 			}
-			page := report.Page{Title: "gridsched report"}
-			figs := filepath.Join(out, experiment.FiguresDir)
 			var runs []*report.Run
+			var stores []*experiment.Store
+			defer func() {
+				for _, st := range stores {
+					st.Close()
+				}
+			}()
 			for _, a := range args {
 				st, err := os.Stat(a)
 				if err != nil {
-					return err
+					return inputError(err)
 				}
 				storePath := a
 				if st.IsDir() {
@@ -349,11 +487,11 @@ large runs); the workload's sizes, runtimes and inter-arrival times.`,
 					storePath = filepath.Join(a, experiment.StoreFile)
 					if _, err := os.Stat(storePath); err != nil {
 						if _, err := os.Stat(filepath.Join(a, "jobs.csv")); err != nil {
-							return fmt.Errorf("%s: neither a result store (%s, from 'gridsched run') nor a simulation folder (jobs.csv, from 'gridsched simulate --out')", a, experiment.StoreFile)
+							return inputError(fmt.Errorf("%s: neither a result store (%s, from 'gridsched run') nor a simulation folder (jobs.csv, from 'gridsched simulate --out')", a, experiment.StoreFile))
 						}
 						r, err := report.LoadRun(a)
 						if err != nil {
-							return err
+							return inputError(err)
 						}
 						runs = append(runs, r)
 						continue
@@ -363,39 +501,53 @@ large runs); the workload's sizes, runtimes and inter-arrival times.`,
 				if err != nil {
 					return err
 				}
-				s, err := store.StoredSpec()
-				if err == nil {
-					var rows []experiment.Row
-					if rows, err = store.Rows(); err == nil {
-						rows = s.PairedRows(rows)
-						var sec report.Section
-						sec, err = experiment.Section(s, rows, figs)
-						page.Sections = append(page.Sections, sec)
-					}
-				}
-				store.Close()
+				stores = append(stores, store)
+			}
+			var extra []report.Section
+			if gridModel {
+				grid, err := report.GridModelSection(1)
 				if err != nil {
 					return err
 				}
+				extra = append(extra, grid)
 			}
 			if len(runs) > 0 {
 				// several runs share one section: overlaid CDFs, box plots
-				sec, err := report.RunsSection(runs, figs, window)
+				opt := report.RunOptions{Window: window, Interactive: len(runs) == 1,
+					Gantt: report.GanttOptions{From: ganttFrom, To: ganttTo, MaxJobs: ganttJobs, MaxNodes: ganttNodes, ViewJobs: viewJobs}}
+				sec, err := report.RunsSection(runs, opt)
 				if err != nil {
 					return err
 				}
-				page.Sections = append(page.Sections, sec)
+				extra = append(extra, sec)
 			}
-			path := filepath.Join(out, experiment.ReportFile)
-			if err := page.WriteFile(path); err != nil {
+			var path string
+			if len(stores) > 0 {
+				path, err = experiment.WritePage(stores, out, experiment.ReportOptions{Title: "gridsched report", Formats: fmts, Extra: extra})
+			} else {
+				page := report.Page{Title: "gridsched report", Sections: extra}
+				path = filepath.Join(out, experiment.ReportFile)
+				if err = report.Render(page.Figures(), report.Output{Dir: filepath.Join(out, experiment.FiguresDir), Formats: fmts}); err == nil {
+					err = page.WriteFile(path)
+				}
+			}
+			if err != nil {
 				return err
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "report: %s\n", path)
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&out, "out", "", "output folder (default: next to the first argument)")
-	cmd.Flags().Float64Var(&window, "window", 0, "moving-average window of utilization and queue length, seconds (default 1/50 of the run)")
+	f := cmd.Flags()
+	f.StringVar(&out, "out", "", "output folder (default: next to the first argument)")
+	f.StringVar(&formats, "format", "svg,png", "figure files to write, comma-separated: svg, png (300 dpi), pdf")
+	f.Float64Var(&window, "window", 0, "moving-average window of time series, seconds (default: the mean of each of the figure's time buckets)")
+	f.Float64Var(&ganttFrom, "gantt-from", 0, "Gantt chart: start of the time window, seconds")
+	f.Float64Var(&ganttTo, "gantt-to", 0, "Gantt chart: end of the time window, seconds (default: the end of the run)")
+	f.IntVar(&ganttJobs, "gantt-jobs", report.GanttMaxJobs, "Gantt chart: at most this many jobs (the first to start in the window)")
+	f.IntVar(&ganttNodes, "gantt-nodes", report.GanttMaxNodes, "Gantt chart: at most this many nodes (the first)")
+	f.BoolVar(&gridModel, "grid-model", false, "also draw seed 004's grid workload model (figures 4–8), as reproduce does")
+	f.IntVar(&viewJobs, "view-jobs", report.ViewJobs, "interactive schedule of a single run: at most this many jobs drawn one by one (the first to start in the window)")
 	return cmd
 }
 
@@ -429,7 +581,7 @@ func newExperimentsCmd() *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			b, err := experiment.BuiltinSource(args[0])
 			if err != nil {
-				return fmt.Errorf("no built-in experiment %q (built in: %s)", args[0], strings.Join(experiment.Builtin(), ", "))
+				return usagef("no built-in experiment %q (built in: %s)", args[0], strings.Join(experiment.Builtin(), ", "))
 			}
 			_, err = cmd.OutOrStdout().Write(b)
 			return err
@@ -450,8 +602,8 @@ func configCount(s *experiment.Spec) int {
 var testSpecHook func(*experiment.Spec)
 
 func newReproduceCmd() *cobra.Command {
-	var quick, quiet bool
-	var out, seed string
+	var quick, quiet, allowCodeChange bool
+	var out, formats, seed string
 	var workers int
 	cmd := &cobra.Command{
 		Use:               "reproduce [NAME...]",
@@ -462,11 +614,17 @@ or with --quick at reduced scale, resuming whatever an earlier call finished,
 and write one HTML report with a section per experiment. Traces are read from
 GRIDSCHED_TRACES (default ../shared/traces). With --seed NNN it runs the
 experiments of one paper (seed 000 to 004); 'gridsched verdicts export DIR'
-then writes their compact aggregates and reproduction table into docs/.`,
+then writes their compact aggregates and reproduction table into docs/.
+Like 'run --resume', it refuses to continue an experiment whose store was
+made by other code or from inputs whose contents changed, naming what
+changed: use another --out, or, after a code change, --allow-code-change.`,
 		Example: `  gridsched reproduce --quick
   gridsched reproduce lublin-load
   gridsched reproduce --seed 002 --out results/s002`,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if cmd.Flags().Changed("workers") && workers < 1 {
+				return usagef("--workers %d: want at least 1 (the default is every core)", workers)
+			}
 			var names []string
 			for _, b := range experiment.Builtin() {
 				if seed != "" {
@@ -490,10 +648,10 @@ then writes their compact aggregates and reproduction table into docs/.`,
 				}
 			}
 			if len(names) == 0 && seed != "" {
-				return fmt.Errorf("--seed %q: no built-in experiment of that seed matches %v (the seeds are 000 to 004)", seed, args)
+				return usagef("--seed %q: no built-in experiment of that seed matches %v (the seeds are 000 to 004)", seed, args)
 			}
 			if len(names) == 0 {
-				return fmt.Errorf("no built-in experiment matches %v (built in: %s)", args, strings.Join(experiment.Builtin(), ", "))
+				return usagef("no built-in experiment matches %v (built in: %s)", args, strings.Join(experiment.Builtin(), ", "))
 			}
 			label := "paper"
 			if quick {
@@ -526,26 +684,59 @@ then writes their compact aggregates and reproduction table into docs/.`,
 				if testSpecHook != nil {
 					testSpecHook(s)
 				}
+				if !quiet {
+					fmt.Fprintln(cmd.ErrOrStderr(), planHead(s))
+				}
 				if err := s.CheckFiles(); err != nil {
-					return fmt.Errorf("%s: %w", n, err)
+					return inputError(fmt.Errorf("%s: %w", n, err))
+				}
+				inputs, err := s.Inputs()
+				if err != nil {
+					return inputError(fmt.Errorf("%s: %w", n, err))
 				}
 				dir := filepath.Join(out, n)
-				lock, err := experiment.LockStore(filepath.Join(dir, experiment.StoreFile))
+				storePath := filepath.Join(dir, experiment.StoreFile)
+				lock, err := experiment.LockStore(storePath)
 				if err != nil {
 					return err
 				}
 				defer lock.Unlock()
-				st, err := experiment.OpenStore(filepath.Join(dir, experiment.StoreFile), s, true)
+				st, err := experiment.OpenStoreWith(storePath, s, experiment.StoreOptions{Resume: true, AllowCodeChange: allowCodeChange, Inputs: inputs,
+					Notice: func(m string) { fmt.Fprintf(cmd.ErrOrStderr(), "%s: %s\n", n, m) }})
 				if err != nil {
 					return err
 				}
 				stores = append(stores, st)
+				before, _ := st.Count()
+				var now atomic.Int64
+				again := []string{"gridsched", "reproduce"}
+				if quick {
+					again = append(again, "--quick")
+				}
+				if cmd.Flags().Changed("out") {
+					again = append(again, "--out", out)
+				}
+				if allowCodeChange {
+					again = append(again, "--allow-code-change")
+				}
+				againLine := shellLine(append(again, args...)...)
+				sessionOf(cmd).setNote(func() string {
+					kept := keptRuns(st, before+int(now.Load()))
+					return fmt.Sprintf("%d runs of %s are kept in %s (%d finished now; runs in flight are dropped); what earlier experiments finished is kept too. Continue with the same command: %s", kept, n, storePath, kept-before, againLine)
+				})
 				progress, finish := progressFor(cmd.ErrOrStderr(), quiet, n)
+				count := func(done, planned int) {
+					now.Store(int64(done))
+					if progress != nil {
+						progress(done, planned)
+					}
+				}
 				plan, estimate := planFor(cmd.ErrOrStderr(), quiet, n)
-				sum, err := experiment.Sweep(s, st, experiment.Options{Workers: workers, Progress: progress, Plan: plan, Estimate: estimate})
+				sum, err := experiment.Sweep(s, st, experiment.Options{Workers: workers, Progress: count, Plan: plan, Estimate: estimate})
 				finish()
+				sessionOf(cmd).setNote(nil)
 				if err != nil {
-					return fmt.Errorf("%s: %w (finished runs are kept; run again to continue)", n, err)
+					return fmt.Errorf("%s: %w", n, sweepStopped(st, err, againLine))
 				}
 				fmt.Fprintf(cmd.OutOrStdout(), "%s: %d configurations, %d runs done now, %d already done\n", n, sum.Configs, sum.Ran, sum.AlreadyDone)
 			}
@@ -555,7 +746,7 @@ then writes their compact aggregates and reproduction table into docs/.`,
 			file, title := experiment.ReportFile, "gridsched: built-in experiments ("+label+" scale)"
 			var extra []report.Section
 			if len(args) == 0 && seed == "" {
-				grid, err := report.GridModelSection(1, filepath.Join(out, experiment.FiguresDir))
+				grid, err := report.GridModelSection(1)
 				if err != nil {
 					return err
 				}
@@ -568,7 +759,11 @@ then writes their compact aggregates and reproduction table into docs/.`,
 				file = "report-" + reportSlug(sel) + ".html"
 				title = "gridsched: " + strings.Join(sel, ", ") + " (" + label + " scale)"
 			}
-			path, err := experiment.WriteReport(title, stores, out, file, extra...)
+			fmts, err := report.ParseFormats(formats)
+			if err != nil {
+				return err
+			}
+			path, err := experiment.WritePage(stores, out, experiment.ReportOptions{Title: title, File: file, Formats: fmts, Extra: extra, Exports: true})
 			if err != nil {
 				return err
 			}
@@ -583,9 +778,11 @@ then writes their compact aggregates and reproduction table into docs/.`,
 	f := cmd.Flags()
 	f.BoolVar(&quick, "quick", false, "reduced scale (minutes), as CI and demos use")
 	f.StringVar(&seed, "seed", "", "run the experiments of one paper: 000 to 004")
+	f.BoolVar(&allowCodeChange, "allow-code-change", false, "continue experiments whose stores were made by other code (each run records its code identity)")
 	f.StringVar(&out, "out", "", "output folder (default results/reproduce-quick or -paper)")
 	f.IntVar(&workers, "workers", 0, "simulations at once (default: all cores)")
 	f.BoolVar(&quiet, "quiet", false, "no progress output")
+	f.StringVar(&formats, "format", "svg,png", "figure files to write, comma-separated: svg, png (300 dpi), pdf")
 	return cmd
 }
 
@@ -611,4 +808,14 @@ func writeIndex(dir string) error {
 		page.Links = append(page.Links, report.Link{Href: filepath.Base(f), Text: filepath.Base(f)})
 	}
 	return page.WriteFile(filepath.Join(dir, "index.html"))
+}
+
+// keptRuns freezes the store (no commit after this) and counts what it
+// keeps; the progress counter (which lags the commits) is the fallback
+// when the store cannot be read.
+func keptRuns(st *experiment.Store, counted int) int {
+	if n, err := st.Freeze(); err == nil {
+		return n
+	}
+	return counted
 }

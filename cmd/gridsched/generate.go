@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/gridsched/gridsched/experiment"
 	"github.com/gridsched/gridsched/gen"
 	"github.com/gridsched/gridsched/internal/atomicfile"
 	"github.com/gridsched/gridsched/model"
@@ -41,35 +42,39 @@ typeless.serial_prob=0.3; lists: --param 'sites=[1,2,4]').`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if out == "" {
-				return fmt.Errorf("--out: the output file is required")
+				return usagef("--out: the output file is required")
 			}
-			if n < 0 {
-				return fmt.Errorf("--jobs: must be >= 0, got %d", n)
+			if n < 0 || cmd.Flags().Changed("jobs") && n == 0 {
+				return usagef("--jobs: must be >= 1, got %d", n)
+			}
+			if n > experiment.MaxJobs {
+				return usagef("--jobs %d: over the limit of %d jobs (raise it with --max-jobs)", n, experiment.MaxJobs)
 			}
 			m, err := gen.Lookup(name)
 			if err != nil {
-				return fmt.Errorf("--model: %w", err)
+				return usageError(fmt.Errorf("--model: %w", err))
 			}
 			var doc []byte
 			source := "parameters"
 			if paramsFile != "" {
 				if doc, err = os.ReadFile(paramsFile); err != nil {
-					return err
+					return inputError(err)
 				}
 				source = paramsFile
 			}
 			p, err := m.Params(source, doc, params)
 			if err != nil {
-				return err
+				return inputError(err)
 			}
 			g, err := m.New(p, seed)
 			if err != nil {
-				return err
+				return inputError(m.Locate(source, doc, err))
 			}
 			if n == 0 {
-				n = 1 << 31 // finite models stop by themselves
+				// finite models stop by themselves, within the same limit
+				n = experiment.MaxJobs
 				if name != "trace-reservations" {
-					return fmt.Errorf("--jobs: say how many jobs to generate")
+					return usagef("--jobs: say how many jobs to generate")
 				}
 			}
 			h := swf.Header{
@@ -77,7 +82,7 @@ typeless.serial_prob=0.3; lists: --param 'sites=[1,2,4]').`,
 				{Key: "Computer", Value: "gridsched workload generator"},
 				{Key: "Information", Value: fmt.Sprintf("model %s, seed %d", name, seed)},
 			}
-			if n < 1<<31 {
+			if cmd.Flags().Changed("jobs") {
 				h = append(h, swf.HeaderField{Key: "MaxJobs", Value: strconv.Itoa(n)}, swf.HeaderField{Key: "MaxRecords", Value: strconv.Itoa(n)})
 			}
 			if sz, ok := g.(gen.Sizer); ok {
@@ -124,7 +129,7 @@ kept as they are (nothing is filtered).`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			w, err := workload.Load(args[0], workload.Rules{KeepCancelled: true}, workload.Transform{})
 			if err != nil {
-				return err
+				return inputError(err)
 			}
 			if err := workload.WriteFile(args[1], w.Jobs, w.Header); err != nil {
 				return err

@@ -11,7 +11,7 @@ import (
 )
 
 func run(args ...string) (string, error) {
-	out, errOut, err := execute(args...)
+	out, errOut, err := executeCmd(args...)
 	// Collapse runs of spaces so tests do not depend on column widths.
 	return strings.Join(strings.Fields(out+errOut), " "), err
 }
@@ -156,7 +156,7 @@ func TestGenerateConvertStats(t *testing.T) {
 		t.Fatal(err)
 	}
 	os.WriteFile(pf, []byte("q: 0.25\nlamda: 2.5\n"), 0o644)
-	if _, err := run("workload", "generate", "--model", "gang", "--params", pf, "--jobs", "10", "--out", filepath.Join(dir, "g.csv")); err == nil || !strings.Contains(err.Error(), `p.yaml: [2:1] unknown field "lamda"`) {
+	if _, err := run("workload", "generate", "--model", "gang", "--params", pf, "--jobs", "10", "--out", filepath.Join(dir, "g.csv")); err == nil || !strings.Contains(err.Error(), `p.yaml:2:1: unknown field "lamda"`) {
 		t.Errorf("typo in params file: %v", err)
 	}
 	if _, err := run("workload", "generate", "--model", "grid", "--param", "e1=5", "--jobs", "10", "--out", filepath.Join(dir, "g.csv")); err == nil || !strings.Contains(err.Error(), "e1, e2") {
@@ -279,7 +279,7 @@ metrics: [mean_response, utilization]
 		}
 	}
 	mg, _ := os.ReadFile(filepath.Join(dir, "sl", "merge.sh"))
-	if !strings.Contains(string(mg), "store-4-of-4.db") {
+	if !strings.Contains(string(mg), "shards=4\n") || !strings.Contains(string(mg), `stores=("$out"/store-*-of-"$shards".db)`) {
 		t.Errorf("merge.sh:\n%s", mg)
 	}
 }
@@ -293,7 +293,7 @@ func TestSimulateUnstableFlags(t *testing.T) {
 	if err != nil || !strings.Contains(out, `"mean_qos":`) {
 		t.Fatalf("%v %s", err, out)
 	}
-	if _, err := run("simulate", "--node-select", "expected"); err == nil || !strings.Contains(err.Error(), "needs an instability model") {
+	if _, err := run("simulate", "--node-select", "expected"); err == nil || !strings.Contains(err.Error(), "node selection expected needs the instability section") {
 		t.Errorf("expected without instability: %v", err)
 	}
 	if _, err := run("simulate", "--instability", "sometimes"); err == nil || !strings.Contains(err.Error(), "want published or periods") {
@@ -313,7 +313,7 @@ func TestSimulateTree(t *testing.T) {
 	if err != nil || !strings.Contains(out, `"imbalance":`) || !strings.Contains(out, `"completed": 300`) {
 		t.Fatalf("%v %s", err, out)
 	}
-	if _, err := run("simulate", "--workload", wl, "--nodes", "64", "--policy", "grid-stat"); err == nil || !strings.Contains(err.Error(), "needs a hierarchical platform") {
+	if _, err := run("simulate", "--workload", wl, "--nodes", "64", "--policy", "grid-stat"); err == nil || !strings.Contains(err.Error(), "grid-stat needs a hierarchy section") {
 		t.Errorf("grid dispatcher without a tree: %v", err)
 	}
 	if _, err := run("simulate", "--workload", wl, "--tree", filepath.Join(dir, "none.yaml"), "--policy", "grid-stat"); err == nil || !strings.Contains(err.Error(), "--tree") {

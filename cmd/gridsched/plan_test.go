@@ -33,13 +33,14 @@ metrics: [mean_wait]
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
-	plan := "small: 4 configurations × 3 replications = 12 runs; 0 already in the store, 12 to run"
+	head := "small: 4 configurations × 3 replications = 12 runs"
+	plan := "small: 0 already in the store, 12 to run"
 	est := regexp.MustCompile(`small: 8 sample runs spread over the sweep took [0-9.]+s each \(1 at once; [0-9.]+s so far\): about [0-9.]+s more for the [34] runs left`)
-	if !strings.Contains(out, plan) || !est.MatchString(out) {
-		t.Fatalf("no plan %q or estimate %v in:\n%s", plan, est, out)
+	if !strings.Contains(out, head) || !strings.Contains(out, plan) || !est.MatchString(out) {
+		t.Fatalf("no size %q, plan %q or estimate %v in:\n%s", head, plan, est, out)
 	}
-	if strings.Index(out, plan) > strings.Index(out, "runs done (") {
-		t.Errorf("the plan comes after the first progress line:\n%s", out)
+	if strings.Index(out, head) > strings.Index(out, plan) || strings.Index(out, plan) > strings.Index(out, "runs done (") {
+		t.Errorf("the size and plan do not come first:\n%s", out)
 	}
 	out, err = run("run", spec, "--out", filepath.Join(dir, "out"), "--resume", "--quiet")
 	if err != nil || strings.Contains(out, "configurations ×") || strings.Contains(out, "sample runs") {

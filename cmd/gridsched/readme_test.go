@@ -103,12 +103,12 @@ func readmeCommands(t *testing.T, readme string) []readmeCommand {
 
 // runStdout runs the command in-process and returns its standard output.
 func runStdout(args ...string) (string, error) {
-	out, _, err := execute(args...)
+	out, _, err := executeCmd(args...)
 	return out, err
 }
 
-// execute runs the command in-process: its standard output and error.
-func execute(args ...string) (string, string, error) {
+// executeCmd runs the command in-process: its standard output and error.
+func executeCmd(args ...string) (string, string, error) {
 	cmd := newRoot()
 	var out, errb bytes.Buffer
 	cmd.SetOut(&out)
@@ -201,7 +201,7 @@ func TestReadmeExamples(t *testing.T) {
 			w := fields(want)
 			if !c.gap {
 				if k >= len(have) || have[k] != w {
-					t.Errorf("README line %d (gridsched %s): line %d is\n  %q\nthe program prints\n  %q", c.line, strings.Join(c.args, " ")+c.head, k+1, w, at(have, k))
+					t.Errorf("README line %d (gridsched %s): line %d is\n  %q\nthe program prints\n  %q", c.line, strings.Join(c.args, " ")+c.head, k+1, w, lineAt(have, k))
 					break
 				}
 				k++
@@ -225,7 +225,7 @@ func TestReadmeExamples(t *testing.T) {
 	}
 }
 
-func at(xs []string, i int) string {
+func lineAt(xs []string, i int) string {
 	if i < len(xs) {
 		return xs[i]
 	}

@@ -1,10 +1,13 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/schollz/progressbar/v3"
@@ -13,6 +16,8 @@ import (
 	"golang.org/x/term"
 
 	"github.com/gridsched/gridsched/engine"
+	"github.com/gridsched/gridsched/experiment"
+	"github.com/gridsched/gridsched/internal/buildinfo"
 	"github.com/gridsched/gridsched/output"
 	"github.com/gridsched/gridsched/simulate"
 	"github.com/gridsched/gridsched/system"
@@ -22,7 +27,7 @@ func newSimulateCmd() *cobra.Command {
 	var cfg simulate.Config
 	var out, overrun, modelConfig string
 	var modelParams []string
-	var asJSON, quiet bool
+	var asJSON, quiet, force bool
 	type sysFlags struct {
 		sys   *system.System
 		build func(func(string) bool) (any, error)
@@ -48,7 +53,11 @@ them with --keep-cancelled), too-wide (more processors than the platform;
 clamp them with --clamp-wide).
 
 With --out DIR the run writes DIR/jobs.csv (Batsim column names),
-DIR/summary.json, DIR/schedule.swf and DIR/series.csv.
+DIR/summary.json, DIR/schedule.swf and DIR/series.csv. DIR must be new or
+empty; --force writes into a folder that is not, after removing the files
+simulate and report write (so no older report is left beside new data).
+summary.json's provenance gives the code identity ('gridsched version') and
+the SHA-256 of every input file.
 
 Every system's policies run here ('gridsched policies' lists them with the
 parameter sections). A system's parameters come from its own flags (--tree,
@@ -67,29 +76,17 @@ summary.json, series.csv, vms.csv and cloud_series.csv.`,
   gridsched simulate --workload gang.swf --policy cloud-ljfs --model-param cloud.max_vms=96 --out runs/cloud`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			// A flag given explicitly must mean what it says: 0 or a
-			// negative number is refused, not replaced by the default.
 			fl := cmd.Flags()
-			for _, c := range []struct {
-				name string
-				bad  bool
-			}{
-				{"nodes", cfg.Nodes < 1}, {"jobs", cfg.BuiltinJobs < 1}, {"max-procs", cfg.Transform.MaxProcs < 1},
-				{"arrival-scale", !(cfg.Transform.Scale > 0) || math.IsInf(cfg.Transform.Scale, 0)},
-				{"load", !(cfg.BuiltinLoad > 0) || math.IsInf(cfg.BuiltinLoad, 0)},
-				{"skip", cfg.Transform.Skip < 0}, {"first", cfg.Transform.First < 1},
-			} {
-				if fl.Changed(c.name) && c.bad {
-					return fmt.Errorf("--%s %s: out of range (see gridsched simulate --help)", c.name, fl.Lookup(c.name).Value)
-				}
+			if err := checkSimulateFlags(fl, &cfg, overrun); err != nil {
+				return usageError(err)
 			}
-			switch overrun {
-			case "kill":
-				cfg.Overrun = engine.OverrunKill
-			case "extend":
+			if overrun == "extend" {
 				cfg.Overrun = engine.OverrunExtend
-			default:
-				return fmt.Errorf("--overrun: want kill or extend, got %q", overrun)
+			}
+			if out != "" {
+				if err := checkOutDir(out, force); err != nil {
+					return err
+				}
 			}
 			// The systems' parameters: --model-config, then each
 			// system's own flags, then --model-param.
@@ -97,7 +94,7 @@ summary.json, series.csv, vms.csv and cloud_series.csv.`,
 			if modelConfig != "" {
 				secs, err := system.LoadConfig(modelConfig)
 				if err != nil {
-					return err
+					return inputError(err)
 				}
 				for k, v := range secs {
 					cfg.Sections[k] = v
@@ -106,27 +103,34 @@ summary.json, series.csv, vms.csv and cloud_series.csv.`,
 			for _, sf := range sysf {
 				v, err := sf.build(fl.Changed)
 				if err != nil {
-					return err
+					return usageError(err)
 				}
 				if v == nil {
 					continue
 				}
 				if _, dup := cfg.Sections[sf.sys.Section]; dup {
-					return fmt.Errorf("the %s section is given twice: by --model-config %s and by %s; give one", sf.sys.Section, modelConfig, sf.names)
+					return usagef("the %s section is given twice: by --model-config %s and by %s; give one", sf.sys.Section, modelConfig, sf.names)
 				}
 				if _, err := system.Prepare(map[string]any{sf.sys.Section: v}, nil); err != nil {
-					return fmt.Errorf("%s: %w", sf.names, err)
+					return inputError(fmt.Errorf("%s: %w", sf.names, err))
 				}
 				cfg.Sections[sf.sys.Section] = v
 			}
 			for _, kv := range modelParams {
 				if err := system.SetParam(cfg.Sections, kv); err != nil {
-					return err
+					return usageError(err)
 				}
 			}
 			var err error
 			if cfg.Prepared, err = system.Prepare(cfg.Sections, nil); err != nil {
-				return err
+				return inputError(err)
+			}
+			has := func(k string) bool { _, ok := cfg.Sections[k]; return ok }
+			if err := system.CheckPolicy(cfg.Policy, has); err != nil {
+				return usageError(fmt.Errorf("--policy: %w", err))
+			}
+			if err := system.CheckNodeSelectionWith(cfg.NodeSelect, has); err != nil {
+				return usageError(fmt.Errorf("--node-select: %w", err))
 			}
 			cfg.Series = out != ""
 			stderr := cmd.ErrOrStderr()
@@ -141,14 +145,31 @@ summary.json, series.csv, vms.csv and cloud_series.csv.`,
 					bar.Set(done)
 				}
 			}
+			sess := sessionOf(cmd)
+			sess.setNote(func() string { return "the simulation did not finish; nothing was written" })
+			defer sess.setNote(nil)
 			res, err := simulate.Run(cfg)
 			if bar != nil {
 				bar.Finish()
 			}
 			if err != nil {
-				return err
+				return inputError(err) // a run refusing its inputs' combination; an invalid plan stays internal
+			}
+			// The inputs were read whole by the run: hashed now, they are
+			// known to be files (a directory or a missing file was refused
+			// by the loader, with its message).
+			if res.Summary.Provenance, err = simulateProvenance(&cfg, modelConfig); err != nil {
+				return inputError(err)
 			}
 			if out != "" {
+				sess.setNote(func() string {
+					return "the simulation finished but writing " + out + " was cut short: files there may be missing; run the command again"
+				})
+				if force {
+					if err := removeOwned(out); err != nil {
+						return err
+					}
+				}
 				if err := res.WriteDir(out); err != nil {
 					return err
 				}
@@ -168,7 +189,7 @@ summary.json, series.csv, vms.csv and cloud_series.csv.`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&cfg.WorkloadPath, "workload", "", "workload file: an SWF trace (plain or gzip), or .csv / .jsonl in the native formats (default: the built-in workload)")
-	f.StringVar(&cfg.Policy, "policy", "easy", "scheduling policy: fcfs, easy, easy-per-event, conservative, drrm, srrm-r, srrm-m, grid-* with --tree, cloud-afcfs, cloud-ljfs (see 'gridsched policies')")
+	f.StringVar(&cfg.Policy, "policy", "easy", "scheduling policy: "+strings.Join(system.PolicyNames(), ", ")+" (grid-* need --tree; see 'gridsched policies')")
 	f.StringVar(&cfg.NodeSelect, "node-select", "first-fit", "node selection: "+strings.Join(system.NodeSelectionNames(), ", ")+" (u and expected need --instability)")
 	for _, sys := range system.All() {
 		if sys.Flags != nil {
@@ -189,7 +210,8 @@ summary.json, series.csv, vms.csv and cloud_series.csv.`,
 	f.BoolVar(&cfg.WholeNodes, "whole-nodes", false, "give every job whole nodes (rounds sizes up to whole nodes)")
 	f.IntVar(&cfg.Nodes, "nodes", 0, "platform of N single-processor nodes")
 	f.StringVar(&cfg.PlatformPath, "platform", "", "platform description (YAML)")
-	f.StringVar(&out, "out", "", "write jobs.csv, summary.json, schedule.swf and series.csv into this directory")
+	f.StringVar(&out, "out", "", "write jobs.csv, summary.json, schedule.swf and series.csv into this directory (a new or empty one, unless --force)")
+	f.BoolVar(&force, "force", false, "with --out: write into a folder that is not empty, first removing the files simulate and report write there")
 	f.Uint64Var(&cfg.Seed, "seed", 1, "run seed (random streams of workloads and policies)")
 	f.StringVar(&overrun, "overrun", "kill", "job that outlives its requested time: kill (at the request) or extend (estimate grows by the request)")
 	f.BoolVar(&cfg.Rules.KeepCancelled, "keep-cancelled", false, "simulate cancelled-before-start records as zero-length jobs")
@@ -208,3 +230,126 @@ summary.json, series.csv, vms.csv and cloud_series.csv.`,
 }
 
 var _ io.Writer = os.Stderr
+
+// checkSimulateFlags refuses every flag value given explicitly that does
+// not mean what it says (0 or a negative count, a non-finite factor, an
+// empty policy): nothing falls back to a default silently.
+func checkSimulateFlags(fl *pflag.FlagSet, cfg *simulate.Config, overrun string) error {
+	for _, c := range []struct {
+		name string
+		bad  bool
+	}{
+		{"nodes", cfg.Nodes < 1}, {"jobs", cfg.BuiltinJobs < 1}, {"max-procs", cfg.Transform.MaxProcs < 1},
+		{"arrival-scale", !(cfg.Transform.Scale > 0) || math.IsInf(cfg.Transform.Scale, 0)},
+		{"load", !(cfg.BuiltinLoad > 0) || math.IsInf(cfg.BuiltinLoad, 0)},
+		{"skip", cfg.Transform.Skip < 0}, {"first", cfg.Transform.First < 1},
+	} {
+		if fl.Changed(c.name) && c.bad {
+			return fmt.Errorf("--%s %s: out of range (see gridsched simulate --help)", c.name, fl.Lookup(c.name).Value)
+		}
+	}
+	if cfg.BuiltinJobs > experiment.MaxJobs {
+		return fmt.Errorf("--jobs %d: over the limit of %d jobs (raise it with --max-jobs)", cfg.BuiltinJobs, experiment.MaxJobs)
+	}
+	if cfg.Policy == "" {
+		return fmt.Errorf("--policy: name a policy (known: %s)", strings.Join(system.PolicyNames(), ", "))
+	}
+	switch cfg.Transform.Estimates {
+	case "requested", "exact", "gridsim":
+	default:
+		return fmt.Errorf("--estimates: want requested, exact or gridsim, got %q", cfg.Transform.Estimates)
+	}
+	switch overrun {
+	case "kill", "extend":
+	default:
+		return fmt.Errorf("--overrun: want kill or extend, got %q", overrun)
+	}
+	return nil
+}
+
+// ownedFiles are the names simulate and report write into an --out
+// folder (the systems' own files included): --force removes these, and
+// nothing else.
+func ownedFiles() []string {
+	names := []string{simulate.JobsFile, simulate.SummaryFile, simulate.ScheduleFile, simulate.SeriesFile, experiment.ReportFile, experiment.FiguresDir}
+	for _, sys := range system.All() {
+		for _, f := range sys.Files {
+			names = append(names, f.Name)
+		}
+	}
+	return names
+}
+
+// checkOutDir refuses an --out folder that holds anything, unless force.
+func checkOutDir(dir string, force bool) error {
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return inputError(fmt.Errorf("--out %s: %w", dir, err))
+	}
+	if len(entries) == 0 || force {
+		return nil
+	}
+	var names []string
+	for _, e := range entries[:min(len(entries), 5)] {
+		names = append(names, e.Name())
+	}
+	if len(entries) > 5 {
+		names = append(names, "…")
+	}
+	return usagef("--out %s: the folder is not empty (%s): choose a new folder, or add --force to replace the files simulate and report write there", dir, strings.Join(names, ", "))
+}
+
+// removeOwned removes the files simulate and report write in dir.
+func removeOwned(dir string) error {
+	for _, n := range ownedFiles() {
+		if err := os.RemoveAll(filepath.Join(dir, n)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// simulateProvenance is summary.json's provenance: the code identity and
+// version, and the name, SHA-256 and size of every file the run reads
+// (the workload, the platform, the model configuration and the files its
+// sections name, such as a hierarchy's tree).
+func simulateProvenance(cfg *simulate.Config, modelConfig string) (map[string]any, error) {
+	inputs := map[string]any{}
+	add := func(role, path string) error {
+		sum, size, err := experiment.HashFile(path)
+		if err != nil {
+			return err
+		}
+		inputs[role] = map[string]any{"name": path, "sha256": sum, "size": size}
+		return nil
+	}
+	for _, f := range []struct{ role, path string }{{"workload", cfg.WorkloadPath}, {"platform", cfg.PlatformPath}, {"model_config", modelConfig}} {
+		if f.path != "" {
+			if err := add(f.role, f.path); err != nil {
+				return nil, err
+			}
+		}
+	}
+	for _, k := range sortedSectionKeys(cfg.Sections) {
+		var files []string
+		system.Prepare(map[string]any{k: system.CloneParams(cfg.Sections[k])}, func(f string) string { files = append(files, f); return f })
+		for _, f := range files {
+			if err := add(k, f); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return map[string]any{"code": buildinfo.Identity(), "version": buildinfo.Build(), "inputs": inputs}, nil
+}
+
+func sortedSectionKeys(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sortStrings(keys)
+	return keys
+}

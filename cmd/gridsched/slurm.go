@@ -1,52 +1,83 @@
 package main
 
 import (
-	"github.com/gridsched/gridsched/internal/atomicfile"
-
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"text/template"
 
 	"github.com/spf13/cobra"
 
 	"github.com/gridsched/gridsched/experiment"
+	"github.com/gridsched/gridsched/internal/atomicfile"
 )
 
 func sortStrings(s []string) { sort.Strings(s) }
 
-var sbatchTemplate = template.Must(template.New("sbatch").Parse(`#!/bin/bash
-# Slurm array job written by 'gridsched slurm': {{.Shards}} shards of experiment {{.Name}}.
-# Each array task runs one deterministic shard into {{.Out}}/store-I-of-{{.Shards}}.db;
-# {{.MergeScript}} (submitted to run after every task succeeded) merges them.
-#SBATCH --job-name=gridsched-{{.Name}}
+// The generated scripts never interpolate a user's string into shell
+// code: every path, label and name is assigned once, in single quotes
+// (shellQuote), to a variable used as "$var"; names in #SBATCH lines and
+// comments are safeName's; numbers are numbers. A directive holds a path
+// only when the path has no character sbatch or bash would read
+// otherwise (directiveSafe); else --submit passes it to sbatch as an
+// argument.
+var sbatchTemplate = template.Must(template.New("sbatch").Funcs(template.FuncMap{"q": shellQuote}).Parse(`#!/bin/bash
+# Slurm array job written by 'gridsched slurm': {{.Shards}} shards of experiment {{.Safe}}.
+# Each array task runs one deterministic shard into OUT/store-I-of-{{.Shards}}.db;
+# merge.sh (submitted to run after every task succeeded) merges them.
+#SBATCH --job-name=gridsched-{{.Safe}}
 #SBATCH --array=0-{{.Last}}
 #SBATCH --cpus-per-task={{.CPUs}}
-#SBATCH --output={{.Out}}/slurm-%A_%a.log
-{{range .Extra}}#SBATCH {{.}}
+{{if .LogDirective}}#SBATCH --output={{.Out}}/slurm-%A_%a.log
+{{end}}{{range .Extra}}#SBATCH {{.}}
 {{end}}set -euo pipefail
-cd {{.Workdir}}
-export GRIDSCHED_TRACES={{.Traces}}
-exec {{.Binary}} run {{.Spec}}{{if .Label}} --label {{.Label}}{{end}} --out {{.Out}} --shard env --resume --quiet --workers {{.CPUs}}
-`))
+bin={{q .Binary}}
+spec={{q .Spec}}
+out={{q .Out}}
+workdir={{q .Workdir}}
+export GRIDSCHED_TRACES={{q .Traces}}
+cd -- "$workdir"
+{{if .Label}}label={{q .Label}}
+exec "$bin" run --label "$label" --out "$out" --shard env --resume --quiet --workers {{.CPUs}} -- "$spec"
+{{else}}exec "$bin" run --out "$out" --shard env --resume --quiet --workers {{.CPUs}} -- "$spec"
+{{end}}`))
 
-var mergeTemplate = template.Must(template.New("merge").Parse(`#!/bin/bash
-# Merge step written by 'gridsched slurm' for experiment {{.Name}}.
-#SBATCH --job-name=gridsched-{{.Name}}-merge
-#SBATCH --output={{.Out}}/slurm-merge-%j.log
-set -euo pipefail
-cd {{.Workdir}}
-rm -rf {{.Out}}/merged
-exec {{.Binary}} merge --out {{.Out}}/merged{{range .Stores}} {{.}}{{end}}
+var mergeTemplate = template.Must(template.New("merge").Funcs(template.FuncMap{"q": shellQuote}).Parse(`#!/bin/bash
+# Merge step written by 'gridsched slurm' for experiment {{.Safe}}.
+#SBATCH --job-name=gridsched-{{.Safe}}-merge
+{{if .LogDirective}}#SBATCH --output={{.Out}}/slurm-merge-%j.log
+{{end}}set -euo pipefail
+bin={{q .Binary}}
+out={{q .Out}}
+workdir={{q .Workdir}}
+shards={{.Shards}}
+cd -- "$workdir"
+stores=("$out"/store-*-of-"$shards".db)
+if [ ! -e "${stores[0]}" ] || [ "${#stores[@]}" -ne "$shards" ]; then
+	echo "merge.sh: want $shards shard stores in $out, found $(ls -- "$out" | grep -c -- "-of-$shards.db" || true)" >&2
+	exit 1
+fi
+rm -rf -- "$out/merged"
+exec "$bin" merge --out "$out/merged" -- "${stores[@]}"
 `))
 
 type slurmJob struct {
-	Name, Spec, Label, Out, Workdir, Traces, Binary, MergeScript string
-	Shards, Last, CPUs                                           int
-	Stores, Extra                                                []string
+	Safe, Spec, Label, Out, Workdir, Traces, Binary string
+	Shards, Last, CPUs                              int
+	Extra                                           []string
+	LogDirective                                    bool
+}
+
+// MaxShards is the most array tasks 'gridsched slurm' writes.
+const MaxShards = 100_000
+
+// directiveSafe: a path an #SBATCH line may hold as it is.
+func directiveSafe(p string) bool {
+	return p != "" && strings.Trim(p, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./+,:@=") == ""
 }
 
 func newSlurmCmd() *cobra.Command {
@@ -62,17 +93,31 @@ experiment ('gridsched run SPEC --shard env'), and OUT/merge.sh, which merges th
 shard stores and writes the exports and the report. With --submit both are
 submitted with sbatch, the merge depending on the success of every array task
 (--dependency=afterok). The paths in the scripts are absolute: run this on the
-cluster's shared file system.`,
+cluster's shared file system. Every path and label is quoted for the shell
+(never run as code); names in job names are reduced to letters, digits and
+. _ - +. N is at most the number of runs (configurations for an adaptive sweep)
+and at most 100,000.`,
 		Example: `  gridsched slurm experiment.yaml --shards 16 --label paper --submit
   sbatch results/NAME/sbatch.sh   # or submit by hand`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if shards < 1 || shards > MaxShards {
+				return usagef("--shards %d: want 1 to %d array tasks", shards, MaxShards)
+			}
+			if cpus < 1 || cpus > 4096 {
+				return usagef("--cpus %d: want 1 to 4096 CPUs per task", cpus)
+			}
+			for _, e := range extra {
+				if !strings.HasPrefix(e, "-") || strings.ContainsFunc(e, func(r rune) bool { return r < ' ' || r == 0x7f }) {
+					return usagef("--sbatch %q: want one sbatch option (starting with -, no control characters)", e)
+				}
+			}
 			s, err := experiment.Load(args[0], label)
 			if err != nil {
-				return err
+				return inputError(err)
 			}
-			if shards < 1 {
-				return fmt.Errorf("--shards: must be >= 1, got %d", shards)
+			if n := slurmUnits(s); shards > n {
+				return usagef("--shards %d: the sweep has %d %s to share out; use at most %d array tasks", shards, n, map[bool]string{true: "configurations (an adaptive sweep shards whole configurations)", false: "runs"}[s.Replications.Adaptive()], n)
 			}
 			if out == "" {
 				out = defaultOut(s)
@@ -83,23 +128,24 @@ cluster's shared file system.`,
 					return err
 				}
 				if inBuildCache(binary) {
-					return fmt.Errorf("this gridsched runs from the Go build cache (%s, 'go run'), which the cluster's tasks cannot rely on: build a binary with 'go build -o gridsched ./cmd/gridsched' and run it, or pass --binary PATH", binary)
+					return usagef("this gridsched runs from the Go build cache (%s, 'go run'), which the cluster's tasks cannot rely on: build a binary with 'go build -o gridsched ./cmd/gridsched' and run it, or pass --binary PATH", binary)
 				}
 			}
-			wd, _ := os.Getwd()
+			wd, err := os.Getwd()
+			if err != nil {
+				return err
+			}
 			j := slurmJob{
-				Name: s.Name, Spec: abs(args[0]), Label: label, Out: abs(out), Workdir: wd,
+				Safe: safeName(s.Name), Spec: abs(args[0]), Label: label, Out: abs(out), Workdir: wd,
 				Traces: abs(experiment.TracesDir()), Binary: abs(binary), Shards: shards, Last: shards - 1,
-				CPUs: cpus, Extra: extra, MergeScript: filepath.Join(abs(out), "merge.sh"),
+				CPUs: cpus, Extra: extra,
 			}
-			for i := 1; i <= shards; i++ {
-				j.Stores = append(j.Stores, filepath.Join(j.Out, fmt.Sprintf("store-%d-of-%d.db", i, shards)))
-			}
+			j.LogDirective = directiveSafe(j.Out)
 			if err := os.MkdirAll(j.Out, 0o755); err != nil {
 				return err
 			}
-			sb := filepath.Join(j.Out, "sbatch.sh")
-			for path, t := range map[string]*template.Template{sb: sbatchTemplate, j.MergeScript: mergeTemplate} {
+			sb, merge := filepath.Join(j.Out, "sbatch.sh"), filepath.Join(j.Out, "merge.sh")
+			for path, t := range map[string]*template.Template{sb: sbatchTemplate, merge: mergeTemplate} {
 				var b strings.Builder
 				if err := t.Execute(&b, j); err != nil {
 					return err
@@ -108,18 +154,26 @@ cluster's shared file system.`,
 					return err
 				}
 			}
-			fmt.Fprintf(cmd.OutOrStdout(), "wrote %s (%d array tasks) and %s\n", sb, shards, j.MergeScript)
+			fmt.Fprintf(cmd.OutOrStdout(), "wrote %s (%d array tasks) and %s\n", sb, shards, merge)
 			if !submit {
 				return nil
 			}
-			outb, err := exec.Command("sbatch", "--parsable", sb).CombinedOutput()
+			var logs, mergeLogs []string
+			if !j.LogDirective { // the log paths go to sbatch as arguments, never through a script
+				logs = []string{"--output=" + filepath.Join(j.Out, "slurm-%A_%a.log")}
+				mergeLogs = []string{"--output=" + filepath.Join(j.Out, "slurm-merge-%j.log")}
+			}
+			outb, err := exec.Command("sbatch", append(append([]string{"--parsable"}, logs...), sb)...).CombinedOutput()
 			if err != nil {
 				return fmt.Errorf("sbatch %s: %v: %s", sb, err, outb)
 			}
 			id := strings.TrimSpace(strings.Split(string(outb), ";")[0])
-			outm, err := exec.Command("sbatch", "--parsable", "--dependency=afterok:"+id, j.MergeScript).CombinedOutput()
+			if _, err := strconv.ParseUint(id, 10, 64); err != nil {
+				return fmt.Errorf("sbatch %s: unexpected answer %q (want a job id)", sb, outb)
+			}
+			outm, err := exec.Command("sbatch", append(append([]string{"--parsable", "--dependency=afterok:" + id}, mergeLogs...), merge)...).CombinedOutput()
 			if err != nil {
-				return fmt.Errorf("sbatch %s: %v: %s", j.MergeScript, err, outm)
+				return fmt.Errorf("sbatch %s: %v: %s", merge, err, outm)
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "submitted array job %s and merge job %s; the report will be %s\n", id, strings.TrimSpace(string(outm)), filepath.Join(j.Out, "merged", experiment.ReportFile))
 			return nil
@@ -134,6 +188,16 @@ cluster's shared file system.`,
 	f.StringArrayVar(&extra, "sbatch", nil, "extra #SBATCH option for the array job, e.g. --sbatch=--partition=long (repeatable)")
 	f.BoolVar(&submit, "submit", false, "submit with sbatch")
 	return cmd
+}
+
+// slurmUnits is what a sweep's shards share out: its runs, or for an
+// adaptive sweep (sharded by whole configurations) its configurations.
+func slurmUnits(s *experiment.Spec) int {
+	n, _ := s.ConfigCount()
+	if s.Replications.Adaptive() {
+		return n
+	}
+	return n * s.Replications.Count
 }
 
 // inBuildCache reports whether path is a temporary binary of 'go run'

@@ -24,17 +24,20 @@ func newWorkloadCmd() *cobra.Command {
 		Example: `  gridsched workload stats ../shared/traces/SDSC-Par-1996-3.1-cln.swf.gz`,
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if cmd.Flags().Changed("procs") && pes < 1 {
+				return usagef("--procs %d: want at least 1", pes)
+			}
 			if parseOnly {
 				n, err := workload.ParseOnly(args[0])
 				if err != nil {
-					return err
+					return inputError(err)
 				}
 				fmt.Fprintf(cmd.OutOrStdout(), "records\t%d\n", n)
 				return nil
 			}
 			w, err := workload.Load(args[0], workload.Rules{}, workload.Transform{})
 			if err != nil {
-				return err
+				return inputError(err)
 			}
 			s := w.Describe(pes)
 			out := cmd.OutOrStdout()

@@ -11,6 +11,7 @@ import (
 	"io"
 	"math"
 	"reflect"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -37,10 +38,21 @@ func DecodeStrict(source string, doc []byte, v any) (err error) {
 	}()
 	dec := yaml.NewDecoder(bytes.NewReader(doc), yaml.DisallowUnknownField(), yaml.Strict())
 	if err := dec.Decode(v); err != nil && !errors.Is(err, io.EOF) {
-		return fmt.Errorf("%s: %s", source, yaml.FormatError(err, false, true))
+		return fmt.Errorf("%s", positioned(source, yaml.FormatError(err, false, true)))
 	}
 	return nil
 }
+
+// positioned writes the decoder's "[line:column] message" as
+// "source:line:column: message", the form of every other error.
+func positioned(source, msg string) string {
+	if m := decoderPos.FindStringSubmatch(msg); m != nil {
+		return source + ":" + m[1] + ":" + m[2] + ": " + msg[len(m[0]):]
+	}
+	return source + ": " + msg
+}
+
+var decoderPos = regexp.MustCompile(`^\[(\d+):(\d+)\] `)
 
 // PathDoc builds the YAML document that sets the dotted key to the YAML
 // text value: "a.b", "3" gives "a:\n  b: 3\n".
@@ -116,6 +128,33 @@ func (s *Schema) At(path, format string, args ...any) error {
 	return &Issue{Source: s.Source, Path: path, Pos: s.Positions[path], Msg: fmt.Sprintf(format, args...)}
 }
 
+// Locate places an error found after decoding: when its text starts with
+// a dotted path of the document ("groups[0].count: …"; under, if not
+// empty, is prepended: a section's key), it becomes an Issue at that
+// path's line and column; else at under's position, else it names the
+// source.
+func (s *Schema) Locate(under string, err error) error {
+	if err == nil {
+		return nil
+	}
+	msg := err.Error()
+	if head, rest, ok := strings.Cut(msg, ": "); ok {
+		// "key: …", or "key1, key2: …" (at the first key).
+		first, _, _ := strings.Cut(head, ", ")
+		prefix := ""
+		if under != "" {
+			prefix = under + "."
+		}
+		if p, ok := s.Positions[prefix+first]; ok && !strings.ContainsAny(first, " ") {
+			return &Issue{Source: s.Source, Path: prefix + head, Pos: p, Msg: rest}
+		}
+	}
+	if p, ok := s.Positions[under]; ok && under != "" {
+		return &Issue{Source: s.Source, Path: under, Pos: p, Msg: msg}
+	}
+	return fmt.Errorf("%s: %w", s.Source, err)
+}
+
 // Check walks doc against the type of v (a struct or pointer to one),
 // reporting every unknown key and every scalar of the wrong kind, and
 // recording the position of every path. A document that does not parse
@@ -128,7 +167,7 @@ func Check(source string, doc []byte, v any) *Schema {
 	}
 	f, err := parser.ParseBytes(doc, 0)
 	if err != nil {
-		s.Issues = append(s.Issues, fmt.Errorf("%s: %s", source, yaml.FormatError(err, false, true)))
+		s.Issues = append(s.Issues, errors.New(positioned(source, yaml.FormatError(err, false, true))))
 		return s
 	}
 	s.file = f
@@ -304,15 +343,40 @@ func fieldsOf(t reflect.Type, into map[string]reflect.StructField) {
 	}
 }
 
+// Number is the value of a YAML number node whatever its spelling:
+// decimal, hexadecimal (0x1F), octal (0o17, and 017 as YAML 1.1 reads
+// it), binary (0b101), with underscores (1_000) or a sign; false for a
+// node that is not a number. Every range check reads numbers through it,
+// so no spelling passes a check that its decimal form fails (the text
+// "-0x4" is not a number to strconv.ParseFloat, which once let it
+// through every range tag).
+func Number(n ast.Node) (float64, bool) {
+	switch v := n.(type) {
+	case *ast.IntegerNode:
+		switch x := v.Value.(type) {
+		case int64:
+			return float64(x), true
+		case uint64:
+			return float64(x), true
+		case int:
+			return float64(x), true
+		}
+	case *ast.FloatNode:
+		return v.Value, true
+	}
+	return 0, false
+}
+
 // checkRange checks a numeric node against a range tag such as "[1,]",
 // "(0,1)" or "[0,)": brackets are inclusive, parentheses exclusive, an
-// empty bound is open. It reports whether the value is out of range.
+// empty bound is open. It reports whether the value is out of range. The
+// value is the node's own (Number), whatever its spelling.
 func (s *Schema) checkRange(n ast.Node, path, tag string) bool {
 	if tag == "" || len(tag) < 3 {
 		return false
 	}
-	v, err := strconv.ParseFloat(strings.TrimSpace(n.String()), 64)
-	if err != nil {
+	v, ok := Number(n)
+	if !ok {
 		return false // the type check reports it
 	}
 	lo, hi, _ := strings.Cut(tag[1:len(tag)-1], ",")
@@ -327,9 +391,29 @@ func (s *Schema) checkRange(n ast.Node, path, tag string) bool {
 		bad = bad || v > h || (!hiInc && v == h)
 	}
 	if bad {
-		s.issue(OutOfRange, n, path, "%s is out of range: want a value %s", strings.TrimSpace(n.String()), describeRange(tag))
+		s.issue(OutOfRange, n, path, "%s is out of range: want a value %s", spelled(n, v), describeRange(tag))
 	}
 	return bad
+}
+
+// spelled is a number's text, with its decimal value when it is spelled
+// otherwise ("-0x4 (= -4)").
+func spelled(n ast.Node, v float64) string {
+	text := strings.TrimSpace(n.String())
+	dec := strconv.FormatFloat(v, 'g', -1, 64)
+	if strings.TrimPrefix(text, "+") == dec {
+		return text
+	}
+	if _, err := strconv.ParseFloat(text, 64); err == nil && !strings.Contains(text, "_") && !looksOctal(text) {
+		return text // 1.50, 1e3: plain decimal spellings
+	}
+	return text + " (= " + dec + ")"
+}
+
+// looksOctal: YAML 1.1's octal spelling (a leading 0 and more digits).
+func looksOctal(text string) bool {
+	t := strings.TrimLeft(text, "+-")
+	return len(t) > 1 && t[0] == '0' && t[1] >= '0' && t[1] <= '9'
 }
 
 func describeRange(tag string) string {
@@ -433,9 +517,14 @@ func (s *Schema) walk(n ast.Node, t reflect.Type, path string) (wrong bool) {
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
 		if n.Type() != ast.IntegerType {
 			wrongType("want an integer, got %s", describe(n))
+		} else if in, ok := n.(*ast.IntegerNode); ok {
+			if u, big := in.Value.(uint64); big && u > math.MaxInt64 {
+				s.issue(OutOfRange, n, path, "%s is too large for an integer (at most %d)", strings.TrimSpace(n.String()), int64(math.MaxInt64))
+				wrong = true
+			}
 		}
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		if n.Type() != ast.IntegerType || strings.HasPrefix(strings.TrimSpace(n.String()), "-") {
+		if n.Type() != ast.IntegerType || isNegative(n) {
 			wrongType("want a non-negative integer, got %s", describe(n))
 		}
 	case reflect.Float32, reflect.Float64:
@@ -504,6 +593,18 @@ func (s *Schema) untag(n ast.Node, path string, report bool) {
 	default:
 		fix(n, path)
 	}
+}
+
+// isNegative reports whether a number node is below zero (any spelling;
+// -0x0 is not).
+func isNegative(n ast.Node) bool {
+	if in, ok := n.(*ast.IntegerNode); ok {
+		if v, ok := in.Value.(int64); ok {
+			return v < 0
+		}
+		return false
+	}
+	return strings.HasPrefix(strings.TrimSpace(n.String()), "-")
 }
 
 func describe(n ast.Node) string {

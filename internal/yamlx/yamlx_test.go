@@ -1,8 +1,11 @@
 package yamlx
 
 import (
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/gridsched/gridsched/internal/testenv"
 )
 
 type inner struct {
@@ -155,5 +158,56 @@ func TestCheckReportsTags(t *testing.T) {
 	}
 	if v.In.X != 1 || len(v.Grid["a.b"]) != 2 || len(v.Grid["d"]) != 1 {
 		t.Errorf("decoded %+v", v)
+	}
+}
+
+// TestRangeCheckEverySpelling: a range tag sees the value, not its text:
+// -0x4, -0o4, -0b100 and -4 are all out of [1,]; 0x0 out of (0,1); an
+// in-range value in any spelling is accepted and decodes to its decimal
+// value; a too-large integer is out of range, not a decoder error.
+func TestRangeCheckEverySpelling(t *testing.T) {
+	for _, sp := range testenv.IntegerSpellings {
+		for _, c := range []struct{ doc string }{{"count: " + sp.Text + "\n"}, {"frac: " + sp.Text + "\n"}, {"min: " + sp.Text + "\n"}} {
+			dec, _ := strconv.ParseFloat(sp.Decimal, 64)
+			var bad bool
+			switch {
+			case strings.HasPrefix(c.doc, "count"):
+				bad = dec < 1
+			case strings.HasPrefix(c.doc, "frac"):
+				bad = !(dec > 0 && dec < 1)
+			default:
+				bad = dec < 2
+			}
+			s := Check("d.yaml", []byte(c.doc), &ranged{})
+			if bad != (len(s.Issues) == 1) || len(s.Issues) > 1 {
+				t.Errorf("%q: issues %v, want out of range %v", c.doc, s.Issues, bad)
+				continue
+			}
+			if bad {
+				msg := s.Issues[0].Error()
+				if !strings.HasPrefix(msg, "d.yaml:1:") || !strings.Contains(msg, "is out of range") {
+					t.Errorf("%q: %s", c.doc, msg)
+				}
+				if sp.Text != sp.Decimal && strings.TrimPrefix(sp.Text, "+") != sp.Decimal && !strings.Contains(msg, "(= "+sp.Decimal+")") {
+					t.Errorf("%q: the message does not give the decimal value: %s", c.doc, msg)
+				}
+				continue
+			}
+			var v ranged
+			if err := DecodeStrict("d.yaml", []byte(c.doc), &v); err != nil {
+				t.Errorf("%q: %v", c.doc, err)
+			}
+			if got := float64(v.Count + v.Min); got != dec {
+				t.Errorf("%q decoded as %v, want %v", c.doc, got, dec)
+			}
+		}
+	}
+	s := Check("d.yaml", []byte("keep: 9223372036854775808\n"), &ranged{})
+	if len(s.Issues) != 1 || !strings.Contains(s.Issues[0].Error(), "d.yaml:1:7: keep: 9223372036854775808 is too large for an integer") {
+		t.Errorf("too large: %v", s.Issues)
+	}
+	s = Check("d.yaml", []byte("seed: -0x1\n"), &outer{})
+	if len(s.Issues) != 1 || !strings.Contains(s.Issues[0].Error(), "want a non-negative integer") {
+		t.Errorf("negative hex seed: %v", s.Issues)
 	}
 }

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# The paper-scale reproduction's CPU time, per experiment (issue 30):
+#
+#   scripts/paperscale-cpu.sh BINARY OUT [NAME...]   run, then print the table
+#   scripts/paperscale-cpu.sh --table OUT            print the table of earlier runs
+#
+# runs `BINARY reproduce NAME --out OUT --quiet` once per built-in experiment (every one
+# `BINARY experiments list` prints, or the NAMEs), each as its own process under
+# /usr/bin/time -v with its log in OUT/logs/NAME.log, so each experiment's CPU time
+# (user + sys) is measured whole; then scripts/measured-runs.py turns the logs and the
+# stores they wrote (OUT/NAME/store.db) into a Markdown table: runs, CPU, wall time, the
+# share of a core the run got, peak RSS. An experiment whose log exists is not run again
+# (remove the log to re-measure it). Run it with `nice -n 5` on a shared machine; CPU time,
+# not wall time, is the number to compare.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+if [ "${1:-}" = "--table" ]; then
+	out=$(cd "$2" && pwd)
+	exec python3 "$here/measured-runs.py" "$out"/logs/*.log
+fi
+if [ $# -lt 2 ]; then
+	echo "usage: $0 BINARY OUT [NAME...] | $0 --table OUT" >&2
+	exit 2
+fi
+bin=$(realpath "$1")
+mkdir -p "$2/logs"
+out=$(cd "$2" && pwd)
+shift 2
+names=("$@")
+if [ ${#names[@]} -eq 0 ]; then
+	mapfile -t names < <("$bin" experiments list | awk '{ print $1 }')
+fi
+for n in "${names[@]}"; do
+	log="$out/logs/$n.log"
+	[ -s "$log" ] && continue
+	/usr/bin/time -v -o "$log.tmp" "$bin" reproduce "$n" --out "$out" --quiet >"$out/logs/$n.out" 2>&1
+	mv "$log.tmp" "$log"
+done
+python3 "$here/measured-runs.py" "$out"/logs/*.log
