@@ -67,6 +67,28 @@ func TestCloudFig23Quick(t *testing.T) {
 	if alf == 0 || mon == 0 {
 		t.Fatalf("fig23 quick: %d ALF pairs, %d monitor pairs", alf, mon)
 	}
+	// §2.4: demand control takes a job once its slowdown passes XFactor,
+	// so XFactor 20 lets fewer jobs starve and more of them reach a bounded
+	// slowdown above 20 (the tail that makes the mean bounded slowdown
+	// higher at XFactor 20; docs/cloud.md, figures 2–3).
+	var over20, starved [2]float64
+	for c, m := range runs {
+		if c.xfactor != "10" {
+			continue
+		}
+		c2 := c
+		c2.xfactor = "20"
+		if m20 := runs[c2]; m20 != nil {
+			over20[0] += m["bsld_over_20"]
+			over20[1] += m20["bsld_over_20"]
+			starved[0] += m["starved"]
+			starved[1] += m20["starved"]
+		}
+	}
+	if !(over20[1] > over20[0]) || !(starved[1] < starved[0]) {
+		t.Errorf("XFactor 10 → 20, summed over the cells: share above bounded slowdown 20 %g → %g, starved %g → %g; want more above 20 and fewer starved",
+			over20[0], over20[1], starved[0], starved[1])
+	}
 	same := 0
 	for _, r := range quickRows(t, "cloud-gang-alf-monitor") {
 		m := runs[cloudKey(r)]
