@@ -263,7 +263,7 @@ func Load(path string, rules Rules, t Transform) (*Workload, error) {
 	if readErr != nil {
 		return nil, readErr
 	}
-	return b.finish(nil), nil
+	return b.finish(nil)
 }
 
 // openWorkload opens a workload file, refusing a directory.

@@ -21,7 +21,13 @@ func checkFuzzed(t *testing.T, name string, data []byte, b *builder, err error) 
 		}
 		return
 	}
-	w := b.finish(nil)
+	w, err := b.finish(nil)
+	if err != nil {
+		if !strings.HasPrefix(err.Error(), name+": record ") {
+			t.Fatalf("horizon error without position: %v", err)
+		}
+		return
+	}
 	for _, j := range w.Jobs {
 		for _, v := range []float64{j.Submit, j.Runtime, j.Estimate, j.TraceWait, j.Think} {
 			if math.IsNaN(v) || math.IsInf(v, 0) || math.Abs(v) >= maxExact {

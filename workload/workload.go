@@ -144,7 +144,7 @@ func Read(r *swf.Reader, name string, rules Rules, t Transform) (*Workload, erro
 	if b == nil {
 		b = newBuilder(name, rules, t, 0)
 	}
-	return b.finish(r.Header()), nil
+	return b.finish(r.Header())
 }
 
 // FromJobs applies rules and the transform to jobs (in submit order, e.g.
@@ -159,7 +159,7 @@ func FromJobs(name string, jobs []model.Job, header swf.Header, rules Rules, t T
 			break
 		}
 	}
-	return b.finish(header), nil
+	return b.finish(header)
 }
 
 // builder applies the transform and the rules to jobs in file order.
@@ -169,6 +169,13 @@ type builder struct {
 	t          Transform
 	seen       int
 	lastSubmit float64
+	// latest and work bound the simulated time: no schedule of these
+	// jobs ends before latest (the last submit) and a work-conserving one
+	// ends by latest + work (the sum of each job's longer of run time and
+	// estimate); crossing names the record at which the bound first
+	// reached MaxHorizon.
+	latest, work float64
+	crossing     int
 }
 
 func newBuilder(name string, rules Rules, t Transform, capacity int) *builder {
@@ -213,13 +220,30 @@ func (b *builder) add(j model.Job) bool {
 		j.Estimate = j.Runtime
 	}
 	w.Jobs = append(w.Jobs, j)
+	b.latest = max(b.latest, j.Submit)
+	b.work += max(j.Runtime, j.Estimate, 0)
+	if b.crossing == 0 && b.latest+b.work >= MaxHorizon {
+		b.crossing = b.seen
+	}
 	return false
 }
 
-func (b *builder) finish(h swf.Header) *Workload {
+// MaxHorizon (2^52 s, about 143 million years) bounds a workload's time
+// horizon, its last submit time plus its total work: simulated times are
+// float64 seconds, exact to the second only below 2^53, and the factor 2
+// leaves room for waits. A workload beyond it is refused rather than
+// simulated with times rounded (a job submitted at 9007199254740990 s
+// with a run time of 5 s would otherwise respond in 6 s).
+const MaxHorizon = 1 << 52
+
+func (b *builder) finish(h swf.Header) (*Workload, error) {
+	if b.crossing > 0 {
+		return nil, fmt.Errorf("%s: record %d: the workload's time horizon (last submit time %.0f s plus total work %.0f s) reaches 2^52 s; simulated times past it are not exact to the second in float64 (shift the submit times down or trim the trace with --first/--skip)",
+			b.w.Name, b.crossing, b.latest, b.work)
+	}
 	b.w.Header = h
 	SortBySubmit(b.w.Jobs)
-	return b.w
+	return b.w, nil
 }
 
 // SortBySubmit sorts jobs by submit time, keeping the order of equal

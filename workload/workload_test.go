@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gridsched/gridsched/model"
 	"github.com/gridsched/gridsched/swf"
 )
 
@@ -124,5 +125,32 @@ func TestDescribe(t *testing.T) {
 	}
 	if s.Pow2Frac != 2.0/3 || s.SerialFrac != 0 {
 		t.Errorf("pow2 %g serial %g", s.Pow2Frac, s.SerialFrac)
+	}
+}
+
+// TestHorizonRefused: a workload whose last submit time plus total work
+// reaches MaxHorizon is refused (naming the record), since its simulated
+// times would round in float64 (submit 9007199254740990 s, run time 5 s
+// responded in 6 s); one just below is accepted and keeps exact times.
+func TestHorizonRefused(t *testing.T) {
+	job := func(submit, run float64) model.Job {
+		j := model.NewJob(1, submit, run, 1)
+		j.Estimate = run
+		return j
+	}
+	_, err := FromJobs("w", []model.Job{job(0, 5), job(9007199254740990, 5)}, nil, Rules{}, Transform{})
+	if err == nil || !strings.Contains(err.Error(), "w: record 2: the workload's time horizon") {
+		t.Fatalf("a submit time near 2^53: err = %v, want a refusal naming record 2", err)
+	}
+	_, err = FromJobs("w", []model.Job{job(0, MaxHorizon/2), job(1, MaxHorizon/2), job(2, 1)}, nil, Rules{}, Transform{})
+	if err == nil || !strings.Contains(err.Error(), "record 2:") {
+		t.Fatalf("total work reaching 2^52: err = %v, want a refusal naming record 2", err)
+	}
+	w, err := FromJobs("w", []model.Job{job(0, 5), job(MaxHorizon-100, 5)}, nil, Rules{}, Transform{})
+	if err != nil {
+		t.Fatalf("a horizon below 2^52: %v", err)
+	}
+	if end := w.Jobs[1].Submit + w.Jobs[1].Runtime; end-w.Jobs[1].Submit != 5 {
+		t.Fatalf("below the horizon, submit + run − submit = %v, want exactly 5", end-w.Jobs[1].Submit)
 	}
 }

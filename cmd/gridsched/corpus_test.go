@@ -436,6 +436,8 @@ func badInputCorpus(t *testing.T, dir string) []badCase {
 		{"MaxProcs huge", "; MaxProcs: 2000000000\n1 0 0 10 1 -1 -1 1 10 -1 1 1 1 -1 1 1 -1 -1\n", "over the limit of 1048576"},
 		{"MaxProcs hex", "; MaxProcs: 0x40\n1 0 0 10 1 -1 -1 1 10 -1 1 1 1 -1 1 1 -1 -1\n", `the header's MaxProcs is "0x40"`},
 		{"gzip garbage", "\x1f\x8b\x08\x00garbage", "t.swf"},
+		{"submit near 2^53", "; MaxProcs: 4\n1 0 0 5 1 -1 -1 1 5 -1 1 1 1 1 1 1 -1 -1\n2 9007199254740990 0 5 1 -1 -1 1 5 -1 1 1 1 1 1 1 -1 -1\n", "t.swf: record 2: the workload's time horizon"},
+		{"work past 2^52", "; MaxProcs: 4\n1 0 0 4503599627370000 1 -1 -1 1 5 -1 1 1 1 1 1 1 -1 -1\n2 10 0 4503599627370000 1 -1 -1 1 5 -1 1 1 1 1 1 1 -1 -1\n", "t.swf: record 2: the workload's time horizon"},
 	} {
 		add(badCase{name: "swf " + c.name, files: map[string]string{"t.swf": c.text}, args: []string{"simulate", "--workload", "@t.swf"}, code: exitInput, want: c.want})
 	}
