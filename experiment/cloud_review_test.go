@@ -115,8 +115,8 @@ func TestCloudFig23Quick(t *testing.T) {
 // control nothing migrates or starves.
 func TestCloudTable1Quick(t *testing.T) {
 	type cell struct {
-		lambda, xfactor string
-		rep             int
+		lambda, xfactor, alf, monitor string
+		rep                           int
 	}
 	byMig := map[string]map[cell]map[string]float64{}
 	for _, r := range quickRows(t, "cloud-gang-table1") {
@@ -128,7 +128,7 @@ func TestCloudTable1Quick(t *testing.T) {
 		if byMig[mig] == nil {
 			byMig[mig] = map[cell]map[string]float64{}
 		}
-		byMig[mig][cell{r.Params["workload.params.lambda"], r.Params["cloud.xfactor"], r.Rep}] = m
+		byMig[mig][cell{r.Params["workload.params.lambda"], r.Params["cloud.xfactor"], r.Params["cloud.alf"], r.Params["cloud.monitor"], r.Rep}] = m
 		if mig == "none" && (m["migrations"] != 0 || m["starved"] != 0) {
 			t.Errorf("%s: %g migrations, %g starved without migration and demand control", r.ConfigID, m["migrations"], m["starved"])
 		}
