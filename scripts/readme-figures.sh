@@ -19,7 +19,7 @@ GS=${GRIDSCHED:-go run ./cmd/gridsched}
 # figure file name (without .png) and the README's name for it
 FIGS="reservations-exp1-ap:seed000
 hierarchical-fig2-makespan:seed001
-easy-unstable-fig89-blue-mean_qos-skip-0-instability-u_update-all:seed002
+easy-unstable-fig89-blue-mean_qos-skip-0:seed002
 cloud-gang-table1-cpe:seed003
 seed004-fig5-stretch:seed004"
 # figure 3 of seed 000 (AP against resNumber), figure 2 of seed 001 (makespan by
