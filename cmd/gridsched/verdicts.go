@@ -104,8 +104,8 @@ between.`,
 func newVerdictsCompareCmd() *cobra.Command {
 	var c experiment.Claim
 	var metrics []string
-	var floor, change, atMost float64
-	var at string
+	var floor, absFloor, change, atMost float64
+	var at, from, to string
 	cmd := &cobra.Command{
 		Use:   "compare STORE --metric M (--param P --better V --worse W | --trend T)",
 		Short: "Apply the verdict rules to a comparison or trend of your own and print the points",
@@ -146,6 +146,15 @@ effects (subject − base)/|base| and every point as Markdown.`,
 			if f.Changed("at-most") {
 				c.AtMost = &atMost
 			}
+			if f.Changed("abs-floor") {
+				c.AbsFloor = &absFloor
+			}
+			if from != "" {
+				c.From = from
+			}
+			if to != "" {
+				c.To = to
+			}
 			if at != "" {
 				c.At = at
 			}
@@ -173,6 +182,9 @@ effects (subject − base)/|base| and every point as Markdown.`,
 	fl.Float64Var(&change, "change", 0, "trend: the paper's relative change from the first to the last x")
 	fl.Float64Var(&atMost, "at-most", 0, "bound: the metric is at most this at every configuration")
 	fl.Float64Var(&floor, "floor", experiment.DefaultFloor, "relative effects below this are negligible")
+	fl.Float64Var(&absFloor, "abs-floor", 0, "differences below this (in the metric's unit) are negligible")
+	fl.StringVar(&from, "from", "", "trend: the x value the claim's range starts at (default the axis' first)")
+	fl.StringVar(&to, "to", "", "trend: the x value the claim's range ends at (default the axis' last)")
 	fl.StringVar(&c.By, "by", "", "evaluate per value of this parameter and give the distribution")
 	return cmd
 }
@@ -205,6 +217,20 @@ func regenerate(cmd *cobra.Command, docs string, check bool) error {
 			return err
 		}
 		fmt.Fprintf(cmd.OutOrStdout(), "wrote %s\n", p)
+	}
+	left, err := experiment.Leftovers(docs, files)
+	if err != nil {
+		return err
+	}
+	for _, p := range left {
+		if check {
+			stale = append(stale, p+" (no aggregates give it)")
+			continue
+		}
+		if err := os.Remove(p); err != nil {
+			return err
+		}
+		fmt.Fprintf(cmd.OutOrStdout(), "removed %s (no aggregates give it)\n", p)
 	}
 	if len(stale) > 0 {
 		return fmt.Errorf("%d generated files differ from what the committed aggregates give (run 'gridsched verdicts'): %v", len(stale), stale)

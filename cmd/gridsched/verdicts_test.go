@@ -72,4 +72,7 @@ func TestVerdictsCommands(t *testing.T) {
 	if _, err := runStdout("verdicts", "compare", store, "--metric", "makespan", "--param", "policy", "--better", "grid-stats", "--worse", "grid-minmin"); err == nil || !strings.Contains(err.Error(), `"grid-stats" is not a value of policy`) {
 		t.Errorf("compare with a typo: %v", err)
 	}
+	if _, err := runStdout("verdicts", "compare", store, "--metric", "makespan", "--trend", "decreasing", "--from", "nope"); err == nil || !strings.Contains(err.Error(), "from: nope is not a value of the x axis") {
+		t.Errorf("compare with a typo in --from: %v", err)
+	}
 }
