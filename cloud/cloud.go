@@ -813,6 +813,11 @@ type Result struct {
 	TasksAhead, EmptyDispatch    float64
 	ALFAtArrival, PoolAtArrival  float64
 	IdleAtArrival, WaitMigrated  float64
+	// BSLDOver10, BSLDOver20: the share of jobs whose bounded slowdown
+	// exceeds 10 and 20, the paper's two XFactor thresholds (§4.3):
+	// demand control (§2.4) acts on a job whose expansion factor reaches
+	// the threshold, so these measure the tail each XFactor leaves.
+	BSLDOver10, BSLDOver20 float64
 }
 
 // Result computes the metrics (§4): mean response time, mean bounded
@@ -843,7 +848,14 @@ func (s *Sim) Result() Result {
 		if j.ahead == 0 {
 			r.EmptyDispatch++
 		}
-		r.MeanBSLD += max(1, rt/max(s.p.Tau, j.Service))
+		bsld := max(1, rt/max(s.p.Tau, j.Service))
+		r.MeanBSLD += bsld
+		if bsld > 10 {
+			r.BSLDOver10++
+		}
+		if bsld > 20 {
+			r.BSLDOver20++
+		}
 		r.MeanSize += float64(j.Size)
 		r.Makespan = max(r.Makespan, j.End)
 		first = min(first, j.Arrival)
@@ -852,6 +864,8 @@ func (s *Sim) Result() Result {
 	r.MeanResponse /= n
 	r.MeanWait /= n
 	r.MeanBSLD /= n
+	r.BSLDOver10 /= n
+	r.BSLDOver20 /= n
 	r.MeanSize /= n
 	r.WaitDispatcher /= n
 	r.WaitVMQueue /= n

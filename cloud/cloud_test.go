@@ -550,6 +550,42 @@ func TestWaitDecomposition(t *testing.T) {
 	}
 }
 
+// TestBSLDTail: the shares of jobs whose bounded slowdown max(1, RT /
+// max(τ, e)) exceeds 10 and 20, the paper's two XFactor thresholds. One
+// VM, no migration or demand control: J1 runs 0–10 (slowdown 1), J2
+// (service 0.4, arrives 0.5) runs 10–10.4 (9.9 / 0.4 = 24.75), J3
+// (service 1, arrives 1) runs 10.4–11.4 (10.4).
+func TestBSLDTail(t *testing.T) {
+	s := fixed(t, 1, none(), J(1, 0, 10, 1), J(2, 0.5, 0.4, 1), J(3, 1, 1, 1))
+	if j := s.Jobs(); !near(j[1].Start, 10) || !near(j[2].Start, 10.4) {
+		t.Fatalf("starts %g, %g; want 10, 10.4", j[1].Start, j[2].Start)
+	}
+	r := s.Result()
+	if !near(r.BSLDOver10, 2.0/3) || !near(r.BSLDOver20, 1.0/3) {
+		t.Errorf("bounded slowdown above 10: %g (want 2/3), above 20: %g (want 1/3)", r.BSLDOver10, r.BSLDOver20)
+	}
+	if m := r.Metrics(); m["bsld_over_10"] != r.BSLDOver10 || m["bsld_over_20"] != r.BSLDOver20 {
+		t.Errorf("metrics %g, %g; result %g, %g", m["bsld_over_10"], m["bsld_over_20"], r.BSLDOver10, r.BSLDOver20)
+	}
+}
+
+// TestALFOffLeasesOnlyForSize (§3.1): with leasing on load off (alf 0)
+// only condition (1) leases, a job larger than the pool, so the pool never
+// passes the largest job (8 tasks here) however long the queues grow; with
+// the threshold at 1, condition (2) grows it further on the same jobs.
+func TestALFOffLeasesOnlyForSize(t *testing.T) {
+	var jobs []model.Job
+	for i := range 60 {
+		jobs = append(jobs, J(int64(i+1), float64(i)*0.1, 1, 1+i%8))
+	}
+	if r := runP(t, Params{Migration: "none", ALF: 0}, jobs...).Result(); r.MaxVMs != 8 {
+		t.Errorf("alf 0: %d VMs at most, want 8 (the largest job)", r.MaxVMs)
+	}
+	if r := runP(t, Params{Migration: "none", ALF: 1}, jobs...).Result(); r.MaxVMs <= 8 {
+		t.Errorf("alf 1: %d VMs at most, want more than the largest job's 8", r.MaxVMs)
+	}
+}
+
 // TestPropertyShortestEqualsSort: dispatch's counting selection picks the
 // VMs that sorting every ready VM by (load, id) put first (issue 30).
 func TestPropertyShortestEqualsSort(t *testing.T) {

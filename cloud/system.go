@@ -79,6 +79,8 @@ func init() {
 			{Key: "pool_arrival", Name: "leased VMs seen by arrivals", Unit: "VMs", Min: 0, Max: nan},
 			{Key: "idle_arrival", Name: "idle VMs seen by arrivals", Unit: "VMs", Min: 0, Max: nan},
 			{Key: "wait_migrated", Name: "mean wait of the jobs that migrated", Unit: "h", LowerIsBetter: true, Min: 0, Max: nan},
+			{Key: "bsld_over_10", Name: "jobs with bounded slowdown above 10", Unit: "fraction", LowerIsBetter: true, Min: 0, Max: 1},
+			{Key: "bsld_over_20", Name: "jobs with bounded slowdown above 20", Unit: "fraction", LowerIsBetter: true, Min: 0, Max: 1},
 		},
 		Files: []system.File{
 			{Name: VMsFile, Description: "one row per VM ever leased: lease, ready and release times (h), busy time (h), cost"},
@@ -166,6 +168,7 @@ func (r Result) Metrics() map[string]float64 {
 		"wait_lease_jobs": r.WaitLeaseJobs, "wait_other_jobs": r.WaitOtherJobs, "tasks_ahead": r.TasksAhead,
 		"empty_dispatch": r.EmptyDispatch, "alf_arrival": r.ALFAtArrival, "pool_arrival": r.PoolAtArrival,
 		"idle_arrival": r.IdleAtArrival, "wait_migrated": r.WaitMigrated,
+		"bsld_over_10": r.BSLDOver10, "bsld_over_20": r.BSLDOver20,
 	}
 }
 

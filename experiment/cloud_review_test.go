@@ -1,18 +1,162 @@
 package experiment
 
 import (
-	"bytes"
 	"fmt"
 	"math"
-	"path/filepath"
-	"strings"
 	"testing"
 )
 
-// TestCloudReviewQuickExperiments (issue 17, the review's open checks):
-// the seed-003 experiments added for it run at quick scale and show what
-// docs/cloud.md says of them.
-func TestCloudReviewQuickExperiments(t *testing.T) {
+// cloudCell keys a seed-003 run by what its experiments share: policy,
+// arrival rate, ALF threshold, XFactor, monitor reading and replication.
+type cloudCell struct {
+	pol, lambda, alf, xfactor, monitor string
+	rep                                int
+}
+
+func cloudKey(r Row) cloudCell {
+	alf := r.Params["cloud.alf"]
+	if alf == "" {
+		alf = "1"
+	}
+	mon := r.Params["cloud.monitor"] + " " + r.Params["cloud.monitor_limit"]
+	if mon == " " {
+		mon = "jobs 5"
+	}
+	return cloudCell{r.Params["policy"], r.Params["workload.params.lambda"], alf, r.Params["cloud.xfactor"], mon, r.Rep}
+}
+
+// TestCloudFig23Quick: figures 2–3 at quick scale under their readings.
+// §3.1 condition (2): a higher ALF threshold leases on load later, so
+// fewer VMs are leased and jobs wait longer, on the same jobs. §2.3: the
+// task reading with limit 2 (a job migrates only if fewer than 2 of its
+// tasks must move) migrates fewer jobs than the default (jobs, limit 5).
+// The tail shares are shares and nested. The ALF 1 runs of the ALF ×
+// monitor study are these runs (common random numbers across specs).
+func TestCloudFig23Quick(t *testing.T) {
+	runs := map[cloudCell]map[string]float64{}
+	for _, r := range quickRows(t, "cloud-gang-fig23") {
+		runs[cloudKey(r)] = r.Metrics
+		if o10, o20 := r.Metrics["bsld_over_10"], r.Metrics["bsld_over_20"]; !(0 <= o20 && o20 <= o10 && o10 <= 1) {
+			t.Errorf("%s: bounded slowdown above 10 %g, above 20 %g", r.ConfigID, o10, o20)
+		}
+	}
+	alf, mon := 0, 0
+	for c, m := range runs {
+		if c.alf == "1" {
+			c2 := c
+			c2.alf = "2"
+			if two := runs[c2]; two != nil {
+				alf++
+				if !(two["vms_leased"] < m["vms_leased"]) || !(two["mean_wait"] > m["mean_wait"]) {
+					t.Errorf("%+v: ALF 2 leased %g VMs (ALF 1: %g), mean wait %g h (ALF 1: %g)",
+						c, two["vms_leased"], m["vms_leased"], two["mean_wait"], m["mean_wait"])
+				}
+			}
+		}
+		if c.monitor == "jobs 5" {
+			c2 := c
+			c2.monitor = "tasks 2"
+			if tasks := runs[c2]; tasks != nil {
+				mon++
+				if !(tasks["migrations"] < m["migrations"]) {
+					t.Errorf("%+v: %g migrations under the task reading, %g under the default monitor", c, tasks["migrations"], m["migrations"])
+				}
+			}
+		}
+	}
+	if alf == 0 || mon == 0 {
+		t.Fatalf("fig23 quick: %d ALF pairs, %d monitor pairs", alf, mon)
+	}
+	// §2.4: demand control takes a job once its slowdown passes XFactor,
+	// so XFactor 20 lets fewer jobs starve and more of them reach a bounded
+	// slowdown above 20 (the tail that makes the mean bounded slowdown
+	// higher at XFactor 20; docs/cloud.md, figures 2–3).
+	var over20, starved [2]float64
+	for c, m := range runs {
+		if c.xfactor != "10" {
+			continue
+		}
+		c2 := c
+		c2.xfactor = "20"
+		if m20 := runs[c2]; m20 != nil {
+			over20[0] += m["bsld_over_20"]
+			over20[1] += m20["bsld_over_20"]
+			starved[0] += m["starved"]
+			starved[1] += m20["starved"]
+		}
+	}
+	if !(over20[1] > over20[0]) || !(starved[1] < starved[0]) {
+		t.Errorf("XFactor 10 → 20, summed over the cells: share above bounded slowdown 20 %g → %g, starved %g → %g; want more above 20 and fewer starved",
+			over20[0], over20[1], starved[0], starved[1])
+	}
+	same := 0
+	for _, r := range quickRows(t, "cloud-gang-alf-monitor") {
+		m := runs[cloudKey(r)]
+		if m == nil || r.Params["cloud.migration"] != "first-fit" {
+			continue
+		}
+		same++
+		for _, name := range []string{"mean_response", "mean_wait", "mean_bsld", "migrations", "starved", "lease_time", "vms_leased"} {
+			if m[name] != r.Metrics[name] {
+				t.Errorf("alf-monitor %s: %s %g, fig23's run %g", r.ConfigID, name, r.Metrics[name], m[name])
+			}
+		}
+	}
+	if same == 0 {
+		t.Error("alf-monitor: no run in common with cloud-gang-fig23")
+	}
+}
+
+// TestCloudTable1Quick: table 1 at quick scale. Under LJFS best-fit picks
+// the job first-fit picks (§2.3: the largest fitting job comes first in
+// LJFS's order), so the two LJFS runs of a cell are the same schedule;
+// their CPE differs only by the AFCFS base (first-fit or best-fit, run by
+// the pairing). CPE = ΔLT + ΔRT (§4.2). Without migration and demand
+// control nothing migrates or starves.
+func TestCloudTable1Quick(t *testing.T) {
+	type cell struct {
+		lambda, xfactor, alf, monitor string
+		rep                           int
+	}
+	byMig := map[string]map[cell]map[string]float64{}
+	for _, r := range quickRows(t, "cloud-gang-table1") {
+		m := r.Metrics
+		if math.Abs(m["cpe"]-(m["cpe_lt"]+m["cpe_rt"])) > 1e-12 {
+			t.Errorf("%s: cpe %g, terms %g + %g", r.ConfigID, m["cpe"], m["cpe_lt"], m["cpe_rt"])
+		}
+		mig := r.Params["cloud.migration"]
+		if byMig[mig] == nil {
+			byMig[mig] = map[cell]map[string]float64{}
+		}
+		byMig[mig][cell{r.Params["workload.params.lambda"], r.Params["cloud.xfactor"], r.Params["cloud.alf"], r.Params["cloud.monitor"], r.Rep}] = m
+		if mig == "none" && (m["migrations"] != 0 || m["starved"] != 0) {
+			t.Errorf("%s: %g migrations, %g starved without migration and demand control", r.ConfigID, m["migrations"], m["starved"])
+		}
+	}
+	if len(byMig["none"]) == 0 {
+		t.Fatal("table1 quick: no run without migration and demand control")
+	}
+	baseDiffers := false
+	for c, ff := range byMig["first-fit"] {
+		bf := byMig["best-fit"][c]
+		if bf == nil {
+			t.Fatalf("table1 quick: no best-fit run for %+v", c)
+		}
+		for _, name := range []string{"mean_response", "lease_time", "migrations", "starved"} {
+			if ff[name] != bf[name] {
+				t.Errorf("%+v: LJFS %s %g under first-fit, %g under best-fit", c, name, ff[name], bf[name])
+			}
+		}
+		baseDiffers = baseDiffers || ff["cpe"] != bf["cpe"]
+	}
+	if !baseDiffers {
+		t.Error("table1 quick: best-fit CPE equals first-fit CPE everywhere (is AFCFS best-fit the base?)")
+	}
+}
+
+// TestCloudStudiesQuick: the studies of the constants the paper does not
+// give, at quick scale, show what they are about.
+func TestCloudStudiesQuick(t *testing.T) {
 	// cloud-gang-overhead: release condition 3 (§3.2, "沒有正處于計劃遷移激活態
 	// 的任務") is only in force while a migrated job waits for its start,
 	// so with overhead 0 switching it off (release_hold none) changes
@@ -48,231 +192,72 @@ func TestCloudReviewQuickExperiments(t *testing.T) {
 		t.Error("overhead > 0: release condition 3 never changed a run (weak case)")
 	}
 
-	// cloud-gang-literal: billing by started hour (cost) is at least the
-	// lease time and a whole number of VM-hours.
-	for _, r := range quickRows(t, "cloud-gang-literal") {
-		c, l := r.Metrics["cost"], r.Metrics["lease_time"]
-		if c < l || c != math.Trunc(c) {
-			t.Errorf("literal %s: cost %g for lease time %g", r.ConfigID, c, l)
+	// cloud-gang-period: billing by started hour (cost) is at least the
+	// lease time and a whole number of VM-hours; CPE on billed cost is
+	// Δcost + ΔRT; a lease cooldown of 1 h holds back leases on load
+	// (§3.1, "the tenth period"), so fewer VMs are leased on the same jobs.
+	leased := map[string]map[string]float64{} // lambda, boot, rep → cooldown → VMs leased
+	for _, r := range quickRows(t, "cloud-gang-period") {
+		m := r.Metrics
+		if c, l := m["cost"], m["lease_time"]; c < l || c != math.Trunc(c) {
+			t.Errorf("period %s: cost %g for lease time %g", r.ConfigID, c, l)
 		}
-		if r.Params["policy"] == "cloud-ljfs" && r.Params["cloud.migration"] != "first-fit" {
-			t.Errorf("literal %s: LJFS runs with %s (a duplicate of first-fit)", r.ConfigID, r.Params["cloud.migration"])
+		if math.Abs(m["cpe_billed"]-(m["cpe_cost"]+m["cpe_rt"])) > 1e-12 {
+			t.Errorf("period %s: cpe_billed %g, terms %g + %g", r.ConfigID, m["cpe_billed"], m["cpe_cost"], m["cpe_rt"])
 		}
-	}
-	// cloud-gang-alfoff: without leasing on load only condition (1)
-	// leases (§3.1), so the pool never passes the largest job, 32 VMs.
-	for _, r := range quickRows(t, "cloud-gang-alfoff") {
-		if r.Metrics["max_vms"] != 32 {
-			t.Errorf("alf off %s: %g VMs at most", r.ConfigID, r.Metrics["max_vms"])
+		k := fmt.Sprint(r.Params["workload.params.lambda"], r.Params["cloud.boot_max"], r.Rep)
+		if leased[k] == nil {
+			leased[k] = map[string]float64{}
 		}
+		leased[k][r.Params["cloud.lease_cooldown"]] = m["vms_leased"]
 	}
-}
-
-// TestCloudALFQuickExperiments (issue 17, session-5 review, findings 1–2):
-// cloud-gang-alf and cloud-gang-monitor-lambda at quick scale.
-func TestCloudALFQuickExperiments(t *testing.T) {
-	type cell struct {
-		pol, lambda, xfactor string
-		rep                  int
-	}
-	key := func(r Row) cell {
-		return cell{r.Params["policy"], r.Params["workload.params.lambda"], r.Params["cloud.xfactor"], r.Rep}
-	}
-	byALF := map[string]map[cell]map[string]float64{}
-	for _, r := range quickRows(t, "cloud-gang-alf") {
-		a := r.Params["cloud.alf"]
-		if byALF[a] == nil {
-			byALF[a] = map[cell]map[string]float64{}
+	for k, v := range leased {
+		if !(v["1"] < v["0"]) {
+			t.Errorf("period %s: %g VMs leased with a 1 h cooldown, %g without", k, v["1"], v["0"])
 		}
-		byALF[a][key(r)] = r.Metrics
-	}
-	if len(byALF["1"]) == 0 || len(byALF["4"]) == 0 {
-		t.Fatalf("cloud-gang-alf quick: ALF values %v", byALF)
-	}
-	// §3.1 condition (2): a higher load threshold leases on load later, so
-	// fewer VMs are leased over the run and jobs wait longer in VM queues.
-	for c, one := range byALF["1"] {
-		four := byALF["4"][c]
-		if four == nil {
-			t.Fatalf("alf: no ALF 4 run for %+v", c)
-		}
-		if !(four["vms_leased"] < one["vms_leased"]) || !(four["mean_wait"] > one["mean_wait"]) {
-			t.Errorf("alf %+v: ALF 4 leased %g VMs (ALF 1: %g), mean wait %g h (ALF 1: %g)",
-				c, four["vms_leased"], one["vms_leased"], four["mean_wait"], one["mean_wait"])
-		}
-	}
-	// ALF 1 is the figure experiments' setting, on the same seeds (common
-	// random numbers): its runs are cloud-gang-q50's first-fit runs.
-	same := 0
-	for _, r := range quickRows(t, "cloud-gang-q50") {
-		if r.Params["cloud.migration"] != "first-fit" {
-			continue
-		}
-		m := byALF["1"][key(r)]
-		if m == nil {
-			continue
-		}
-		for name, v := range r.Metrics {
-			if m[name] != v {
-				t.Errorf("alf 1 %+v: %s %g, cloud-gang-q50's run %g", key(r), name, m[name], v)
-			}
-		}
-		same++
-	}
-	if same == 0 {
-		t.Error("alf: no run in common with cloud-gang-q50")
-	}
-	// cloud-gang-monitor-lambda: the task reading with limit 2 binds (§2.3:
-	// a job migrates only if fewer than 2 of its tasks must move), where
-	// the default (job reading, limit 5) is close to no monitor: fewer
-	// migrations on the same jobs in every run.
-	n := 0
-	for _, r := range quickRows(t, "cloud-gang-monitor-lambda") {
-		d := byALF["1"][key(r)]
-		if d == nil {
-			continue
-		}
-		n++
-		if !(r.Metrics["migrations"] < d["migrations"]) {
-			t.Errorf("monitor tasks 2 %+v: %g migrations, the default monitor %g", key(r), r.Metrics["migrations"], d["migrations"])
-		}
-	}
-	if n == 0 {
-		t.Error("monitor-lambda: no run in common with cloud-gang-alf")
-	}
-}
-
-// TestCloudCPENoDuplicateRuns (issue 17, review finding 8): under LJFS
-// best-fit picks the job first-fit picks (§2.3: the largest fitting job
-// comes first in LJFS's order), so cloud-gang-cpe runs LJFS with first-fit
-// only (paired with AFCFS first-fit by the runner) and AFCFS best-fit on
-// its own; the spec's pairing.subject_at pairs AFCFS best-fit with the
-// LJFS first-fit run of the replication (PairedRows). Checked at quick scale against the
-// spec's earlier form (LJFS under both rules, each paired with AFCFS under
-// the same rule): the runs in common are identical in every metric, LJFS
-// best-fit equals LJFS first-fit in every metric of its own, and table 1's
-// best-fit cells (CPE = ΔLT + ΔRT, §4.2) computed from the new runs equal
-// the old runner's, bit for bit.
-func TestCloudCPENoDuplicateRuns(t *testing.T) {
-	newRows := quickRows(t, "cloud-gang-cpe")
-	src, err := BuiltinSource("cloud-gang-cpe")
-	if err != nil {
-		t.Fatal(err)
-	}
-	// The earlier form: LJFS only, migration a grid axis.
-	oldSrc := bytes.Replace(src, []byte("policies: [cloud-ljfs, cloud-afcfs]"), []byte("policies: [cloud-ljfs]"), 1)
-	oldSrc = bytes.Replace(oldSrc, []byte("zip:\n  policy: [cloud-ljfs, cloud-afcfs]\n  cloud.migration: [first-fit, best-fit]\ngrid:\n"),
-		[]byte("grid:\n  cloud.migration: [first-fit, best-fit]\n"), 1)
-	oldSrc = bytes.Replace(oldSrc, []byte("      workload.params.lambda: [1.75, 4.0]\n"),
-		[]byte("      workload.params.lambda: [1.75, 4.0]\n      cloud.migration: [first-fit, best-fit]\n"), 1)
-	if bytes.Equal(oldSrc, src) || bytes.Contains(oldSrc, []byte("zip:")) {
-		t.Fatal("cloud-gang-cpe.yaml changed shape: update the old form here")
-	}
-	old, err := Parse("old-cpe.yaml", oldSrc, "quick")
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := filepath.Join(t.TempDir(), "old.db")
-	sweep(t, old, p, Options{Workers: 2})
-	st, err := OpenExisting(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	oldRows, err := st.Rows()
-	st.Close()
-	if err != nil {
-		t.Fatal(err)
 	}
 
-	key := func(r Row, mig string) string {
-		return fmt.Sprint(r.Params["workload.params.q"], " ", r.Params["workload.params.lambda"], " ", r.Params["cloud.xfactor"], " ", mig, " ", r.Rep)
+	// cloud-gang-pool: a cap holds and binds.
+	binds := false
+	for _, r := range quickRows(t, "cloud-gang-pool") {
+		c, got := r.Params["cloud.max_vms"], r.Metrics["max_vms"]
+		if c != "0" && got > 64 {
+			t.Errorf("pool %s: %g VMs at most", r.ConfigID, got)
+		}
+		binds = binds || (c == "64" && got == 64)
 	}
-	ljfs := map[string]Row{} // new LJFS first-fit runs
-	afcfsBF := map[string]Row{}
-	for _, r := range newRows {
-		switch pol, mig := r.Params["policy"], r.Params["cloud.migration"]; {
-		case pol == "cloud-ljfs" && mig == "first-fit":
-			ljfs[key(r, mig)] = r
-		case pol == "cloud-afcfs" && mig == "best-fit":
-			if _, ok := r.Metrics["cpe"]; ok {
-				t.Errorf("AFCFS best-fit %s has a runner cpe", r.ConfigID)
-			}
-			afcfsBF[key(r, mig)] = r
-		default:
-			t.Errorf("cloud-gang-cpe runs %s with %s (a duplicate or an unpaired run)", pol, mig)
-		}
+	if !binds {
+		t.Error("pool: the 64-VM cap never binds (weak case)")
 	}
-	if len(ljfs) == 0 || len(ljfs) != len(afcfsBF) || len(ljfs)+len(afcfsBF) != len(newRows) {
-		t.Fatalf("%d LJFS first-fit, %d AFCFS best-fit of %d runs", len(ljfs), len(afcfsBF), len(newRows))
+
+	// cloud-gang-alf-monitor: migration off migrates nothing, demand control
+	// off starves nobody, and in every setting ALF 4 leases fewer VMs than
+	// ALF 1 on the same jobs (§3.1 (2)).
+	type acell struct {
+		setting, lambda string
+		rep             int
 	}
-	bf := 0
-	for _, o := range oldRows {
-		mig := o.Params["cloud.migration"]
-		ff, ok := ljfs[key(o, "first-fit")]
-		if !ok {
-			t.Fatalf("no new LJFS first-fit run for %s rep %d", o.ConfigID, o.Rep)
+	leases := map[string]map[acell]float64{}
+	for _, r := range quickRows(t, "cloud-gang-alf-monitor") {
+		m, p := r.Metrics, r.Params
+		if p["cloud.migration"] == "none" && m["migrations"] != 0 {
+			t.Errorf("alf-monitor %s: %g migrations with migration off", r.ConfigID, m["migrations"])
 		}
-		if ff.Seed != o.Seed {
-			t.Errorf("%s rep %d: seed %s, old %s", o.ConfigID, o.Rep, ff.Seed, o.Seed)
+		if p["cloud.xfactor"] == "0" && m["starved"] != 0 {
+			t.Errorf("alf-monitor %s: %g starved with demand control off", r.ConfigID, m["starved"])
 		}
-		for name, v := range o.Metrics {
-			if mig == "best-fit" && strings.HasPrefix(name, "cpe") {
-				continue // against the AFCFS best-fit base: checked below
-			}
-			if ff.Metrics[name] != v {
-				t.Errorf("%s rep %d: %s %g, new LJFS first-fit %g", o.ConfigID, o.Rep, name, v, ff.Metrics[name])
-			}
+		if leases[p["cloud.alf"]] == nil {
+			leases[p["cloud.alf"]] = map[acell]float64{}
 		}
-		if len(ff.Metrics) != len(o.Metrics) {
-			t.Errorf("%s rep %d: %d metrics, new %d", o.ConfigID, o.Rep, len(o.Metrics), len(ff.Metrics))
-		}
-		if mig != "best-fit" {
-			continue
-		}
-		bf++
-		a := afcfsBF[key(o, mig)].Metrics
-		lt := (a["lease_time"] - ff.Metrics["lease_time"]) / a["lease_time"]
-		rt := (a["mean_response"] - ff.Metrics["mean_response"]) / a["mean_response"]
-		if lt != o.Metrics["cpe_lt"] || rt != o.Metrics["cpe_rt"] || lt+rt != o.Metrics["cpe"] {
-			t.Errorf("%s rep %d: paired CPE %g + %g, old runner %g + %g = %g", o.ConfigID, o.Rep, lt, rt, o.Metrics["cpe_lt"], o.Metrics["cpe_rt"], o.Metrics["cpe"])
-		}
+		setting := fmt.Sprint(p["cloud.migration"], p["cloud.xfactor"], p["cloud.monitor"], p["cloud.monitor_limit"])
+		leases[p["cloud.alf"]][acell{setting, p["workload.params.lambda"], r.Rep}] = m["vms_leased"]
 	}
-	if bf == 0 || bf != len(afcfsBF) {
-		t.Errorf("%d best-fit cells compared, %d AFCFS best-fit runs", bf, len(afcfsBF))
+	if len(leases["1"]) == 0 || len(leases["1"]) != len(leases["4"]) {
+		t.Fatalf("alf-monitor: %d runs at ALF 1, %d at ALF 4", len(leases["1"]), len(leases["4"]))
 	}
-	// The declared pairing gives every AFCFS best-fit run the old runner's
-	// best-fit CPE, bit for bit, and leaves the LJFS runs as they ran.
-	spec, err := LoadBuiltin("cloud-gang-cpe", "quick")
-	if err != nil {
-		t.Fatal(err)
-	}
-	paired := spec.PairedRows(newRows)
-	byKey := map[string]Row{}
-	for _, r := range paired {
-		byKey[r.Params["policy"]+" "+key(r, r.Params["cloud.migration"])] = r
-	}
-	n := 0
-	for _, o := range oldRows {
-		if o.Params["cloud.migration"] != "best-fit" {
-			continue
+	for c, one := range leases["1"] {
+		if four := leases["4"][c]; !(four < one) {
+			t.Errorf("alf-monitor %+v: %g VMs leased at ALF 4, %g at ALF 1", c, four, one)
 		}
-		r := byKey["cloud-afcfs "+key(o, "best-fit")]
-		for _, m := range []string{"cpe", "cpe_lt", "cpe_rt"} {
-			if r.Metrics[m] != o.Metrics[m] {
-				t.Errorf("%s rep %d: declared pairing %s %g, old runner %g", o.ConfigID, o.Rep, m, r.Metrics[m], o.Metrics[m])
-			}
-		}
-		n++
-	}
-	for i, r := range paired {
-		if r.Params["policy"] == "cloud-ljfs" && len(r.Metrics) != len(newRows[i].Metrics) {
-			t.Errorf("%s: the LJFS run changed", r.ConfigID)
-		}
-		if _, had := newRows[i].Metrics["cpe"]; r.Params["policy"] == "cloud-afcfs" && had {
-			t.Errorf("%s: the stored run itself changed", r.ConfigID)
-		}
-	}
-	if n != len(afcfsBF) {
-		t.Errorf("%d AFCFS best-fit runs paired, want %d", n, len(afcfsBF))
 	}
 }

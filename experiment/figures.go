@@ -12,7 +12,8 @@ import (
 )
 
 // axes decides the layout of a sweep's figures: the x axis (the plot's
-// x with its zip partners: zipped parameters form one axis), the
+// x with its zip partners: zipped parameters form one axis, except a
+// partner plot.series or plot.panels names), the
 // parameters whose values make the lines (plot.series; default the
 // policy and every parameter a claim compares), and the panels (every
 // other parameter that varies; plot.panels must list them if given).
@@ -30,14 +31,7 @@ type axes struct {
 }
 
 func layoutOf(s *Spec, aggs []Agg) axes {
-	ax := axes{x: xOf(s), model: s.Workload.Model, onAxis: map[string]bool{}, varying: map[string]bool{}}
-	ax.onAxis[ax.x] = true
-	if s.Zip[ax.x] != nil {
-		split := splitPartners(s, ax.x)
-		for k := range s.Zip {
-			ax.onAxis[k] = !split[k]
-		}
-	}
+	ax := axes{x: xOf(s), model: s.Workload.Model, onAxis: onAxis(s), varying: map[string]bool{}}
 	vals := map[string]map[string]bool{}
 	var keys []string
 	for _, a := range aggs {

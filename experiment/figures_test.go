@@ -137,7 +137,7 @@ func TestSeed000LambdaIsAnInterval(t *testing.T) {
 			t.Errorf("%s: x axis %q", n, f.XLabel)
 		}
 	}
-	s, err := LoadBuiltin("cloud-gang-q50", "quick")
+	s, err := LoadBuiltin("cloud-gang-fig23", "quick")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,11 @@
 package experiment
 
 import (
+	"fmt"
+	"maps"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/gridsched/gridsched/internal/testenv"
@@ -77,20 +81,53 @@ func TestSeed001QuickExperiments(t *testing.T) {
 	}
 }
 
-// TestSeed002QuickFig89 (issue 16): figures 8–9 at quick scale run both
-// main loops (standard EASY and §2.4's SingleBackfill) and report the
-// QoS rate in both readings, EL/AL ≤ 1 ≤ AL/EL.
+// TestSeed002QuickFig89 (issues 16 and 28): figures 8–9 at quick scale
+// run both main loops (standard EASY and §2.4's SingleBackfill) and both
+// readings of where u is updated, and report the QoS rate in both
+// readings (EL/AL ≤ 1 ≤ AL/EL) and the makespan in both (the last end;
+// the sum of completion times, which is at least the last end and at most
+// jobs × it). Random choice never reads u, so its runs are identical under
+// the two u readings, and the u runs differ somewhere. SDSC-BLUE's
+// windows: a window starting later runs other jobs.
 func TestSeed002QuickFig89(t *testing.T) {
 	t.Setenv("GRIDSCHED_TRACES", testenv.TracesDir(t))
 	seen := map[string]bool{}
-	for _, r := range quickRows(t, "easy-unstable-fig89") {
-		seen[r.Params["policy"]] = true
-		q, a := r.Metrics["mean_qos"], r.Metrics["mean_qos_alel"]
-		if !(q > 0 && q <= 1 && a >= 1) {
-			t.Errorf("%s: mean_qos %g, mean_qos_alel %g", r.ConfigID, q, a)
+	for _, name := range []string{"easy-unstable-fig89", "easy-unstable-fig89-blue"} {
+		byReading := map[string]map[string]Row{} // config without u_update → u_update → row
+		for _, r := range quickRows(t, name) {
+			seen[r.Params["policy"]] = true
+			q, a := r.Metrics["mean_qos"], r.Metrics["mean_qos_alel"]
+			if !(q > 0 && q <= 1 && a >= 1) {
+				t.Errorf("%s: mean_qos %g, mean_qos_alel %g", r.ConfigID, q, a)
+			}
+			if _, ok := r.Metrics["mean_response"]; !ok {
+				t.Errorf("%s: no mean response", r.ConfigID)
+			}
+			ms, sum, n := r.Metrics["makespan"], r.Metrics["sum_completion"], r.Metrics["jobs"]
+			if !(ms > 0 && sum >= ms && sum <= n*ms) {
+				t.Errorf("%s: sum of completion times %g against makespan %g and %g jobs", r.ConfigID, sum, ms, n)
+			}
+			key := fmt.Sprintf("%s %s %s %s %s %d", r.Params["workload.trace"], r.Params["workload.skip"], r.Params["platform.nodes"],
+				r.Params["node_select"], r.Params["policy"], r.Rep)
+			if byReading[key] == nil {
+				byReading[key] = map[string]Row{}
+			}
+			byReading[key][r.Params["instability.u_update"]] = r
 		}
-		if _, ok := r.Metrics["mean_response"]; !ok {
-			t.Errorf("%s: no mean response", r.ConfigID)
+		differ := false
+		for key, rs := range byReading {
+			all, delaying := rs["all"], rs["delaying"]
+			if all.Metrics == nil || delaying.Metrics == nil {
+				t.Fatalf("%s %s: u_update readings run: %v", name, key, slices.Sorted(maps.Keys(rs)))
+			}
+			same := maps.Equal(all.Metrics, delaying.Metrics)
+			if strings.Contains(key, " random ") && !same {
+				t.Errorf("%s %s: random choice differs between the u readings", name, key)
+			}
+			differ = differ || !same
+		}
+		if !differ {
+			t.Errorf("%s: u updated on all machines gives the same runs as on the delaying ones", name)
 		}
 	}
 	if !seen["easy"] || !seen["easy-single"] {

@@ -520,8 +520,13 @@ func onAxis(s *Spec) map[string]bool {
 	out[x] = true
 	if s.Zip[x] != nil {
 		split := splitPartners(s, x)
+		// A partner the plot names as a series or a panel leaves the axis
+		// too, numeric or not (seed 003's figures: each q with its own λ).
+		for _, k := range append(append([]string(nil), s.Plot.Series...), s.Plot.Panels...) {
+			split[k] = true
+		}
 		for k := range s.Zip {
-			out[k] = !split[k]
+			out[k] = k == x || !split[k]
 		}
 	}
 	return out

@@ -44,13 +44,14 @@ func TestZipRepeatedComparedValue(t *testing.T) {
 	}
 }
 
-// TestCloudGangAlfPairsWithinQ: the built-in cloud-gang-alf zips q
-// [0.25, 0.25, 0.5, 0.5, 0.75, 0.75] with λ [1.75, 2.5, 2, 2.75, 2.5, 4]:
+// TestCloudGangAlfPairsWithinQ: the built-in cloud-gang-fig23 zips q
+// with each q's own λ (q = 0.25: 1.75–2.5; 0.5: 2–2.75; 0.75: 2.5–4), so
 // λ = 2.5 occurs under q = 0.25 and q = 0.75. With a response that rises
-// with λ within every q (100 − 40q + 10λ), each claim "q = …: λ a → b"
-// agrees, over its own q's 12 points.
+// with λ within every q (100 − 40q + 10λ), figure 2's trend (by q)
+// agrees under every reading, and each series runs over its own q's λ
+// only.
 func TestCloudGangAlfPairsWithinQ(t *testing.T) {
-	s, err := LoadBuiltin("cloud-gang-alf", "")
+	s, err := LoadBuiltin("cloud-gang-fig23", "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,17 +67,35 @@ func TestCloudGangAlfPairsWithinQ(t *testing.T) {
 				Metrics: map[string]float64{"mean_response": 100 - 40*q + 10*l + float64(r)}})
 		}
 	}
-	for k := 0; k < 3; k++ {
-		res := Evaluate(s, &s.Claims[k], NewRowsData(rows))
-		o := res.Outcomes[0]
-		if res.Verdict != Agrees || !strings.HasPrefix(o.Ours, "12 points: 12 wins") {
-			t.Errorf("%s: %s (%s), want agrees over 12 points", s.Claims[k].Claim, res.Verdict, o.Ours)
+	c := &s.Claims[0]
+	if c.Trend != "increasing" || c.By != "workload.params.q" {
+		t.Fatalf("claim 0 is not figure 2's trend by q: %+v", c)
+	}
+	res := Evaluate(s, c, NewRowsData(rows))
+	if len(res.Outcomes) != 6 {
+		t.Errorf("%d readings, want 6 (ALF 1, 2, 4 × two monitors)", len(res.Outcomes))
+	}
+	for _, o := range res.Outcomes {
+		if o.Class != Agrees || o.Verdict != "agrees (3 of 3 q values)" {
+			t.Errorf("%s under %s: %s (%s), want agrees in every q", c.Claim, o.Reading, o.Class, o.Verdict)
 		}
+	}
+	ends := map[string]string{"0.25": "1.75→2.5", "0.5": "2→2.75", "0.75": "2.5→4"}
+	seen := 0
+	for _, o := range res.Outcomes {
 		for _, d := range o.Details {
-			if !strings.Contains(d, "q="+[]string{"0.25", "0.5", "0.75"}[k]+": ") {
-				t.Errorf("%s: a point that is not within one q: %s", s.Claims[k].Claim, d)
+			for q, span := range ends {
+				if strings.Contains(d, "q="+q+": ") && strings.Contains(d, "→") {
+					seen++
+					if !strings.Contains(d, "q="+q+": "+span+": ") {
+						t.Errorf("a series of q = %s not over its own λ (%s): %s", q, span, d)
+					}
+				}
 			}
 		}
+	}
+	if seen == 0 {
+		t.Errorf("no series detail names its q: %+v", res.Outcomes)
 	}
 }
 

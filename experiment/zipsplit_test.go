@@ -2,6 +2,7 @@ package experiment
 
 import (
 	"fmt"
+	"slices"
 	"testing"
 )
 
@@ -48,5 +49,32 @@ func TestZipPartnersSplitTheAxis(t *testing.T) {
 	}
 	if !found {
 		t.Errorf("layout: the trace is neither a panel nor a series: %+v", ax)
+	}
+}
+
+// TestZipPartnerNamedInPanels (issue 28): a numeric zip partner of x that
+// plot.panels names leaves the axis (seed 003's figures: q zipped with
+// its own λ values, 2.5 among them for every q, one panel per q), where
+// unnamed it would join points of different q at one x and become a line.
+func TestZipPartnerNamedInPanels(t *testing.T) {
+	s := &Spec{
+		Zip:  map[string][]any{"workload.params.q": {0.25, 0.25, 0.75, 0.75}, "workload.params.lambda": {1.75, 2.5, 2.5, 4}},
+		Plot: PlotSpec{X: "workload.params.lambda"},
+	}
+	var aggs []Agg
+	for i, q := range []string{"0.25", "0.25", "0.75", "0.75"} {
+		l := FormatValue(s.Zip["workload.params.lambda"][i])
+		aggs = append(aggs, Agg{Params: map[string]string{"workload.params.q": q, "workload.params.lambda": l, "policy": "cloud-afcfs"},
+			Metric: "mean_response", N: 2, Mean: 1, HalfWidth: 0.1})
+	}
+	// Unnamed, q would join q = 0.25 and 0.75 at λ = 2.5 on one line:
+	// the collision rule makes it a series instead (never a panel).
+	if ax := layoutOf(s, aggs); ax.onAxis["workload.params.q"] || len(ax.panels) != 0 || !slices.Contains(ax.series, "workload.params.q") {
+		t.Fatalf("unnamed numeric partner: on the axis %v, panels %v, series %v; want a series", ax.onAxis["workload.params.q"], ax.panels, ax.series)
+	}
+	s.Plot.Panels = []string{"workload.params.q"}
+	ax := layoutOf(s, aggs)
+	if ax.onAxis["workload.params.q"] || !ax.onAxis["workload.params.lambda"] || len(ax.panels) != 1 || ax.panels[0] != "workload.params.q" {
+		t.Errorf("q named in panels: on the axis %v, panels %v; want one panel per q", ax.onAxis["workload.params.q"], ax.panels)
 	}
 }

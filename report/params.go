@@ -18,6 +18,7 @@ var specParams = map[string]string{
 	"workload.arrival_scale": "inter-arrival time scale factor",
 	"workload.jobs":          "jobs",
 	"workload.trace":         "trace",
+	"workload.skip":          "trace records skipped (window start)",
 	"workload.estimates":     "runtime estimates",
 	"node_select":            "node selection",
 	"policy":                 "policy",

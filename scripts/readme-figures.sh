@@ -19,8 +19,8 @@ GS=${GRIDSCHED:-go run ./cmd/gridsched}
 # figure file name (without .png) and the README's name for it
 FIGS="reservations-exp1-ap:seed000
 hierarchical-fig2-makespan:seed001
-easy-unstable-fig89-mean_qos-trace-SDSC-BLUE-2000-4-2-cln-first1250:seed002
-cloud-gang-cpe-cpe-policy-cloud-ljfs:seed003
+easy-unstable-fig89-blue-mean_qos-skip-0:seed002
+cloud-gang-table1-cpe:seed003
 seed004-fig5-stretch:seed004"
 # figure 3 of seed 000 (AP against resNumber), figure 2 of seed 001 (makespan by
 # dispatcher), figure 9 of seed 002 (QoS rate, classic against improved node
@@ -31,7 +31,7 @@ if [ $# -ge 1 ]; then
 	# the stores of the experiments drawn; a seed whose store is missing
 	# keeps its figure (the seeds' paper-scale stores come one by one)
 	set --
-	for e in reservations-exp1 hierarchical-fig2 easy-unstable-fig89 cloud-gang-cpe; do
+	for e in reservations-exp1 hierarchical-fig2 easy-unstable-fig89-blue cloud-gang-table1; do
 		if [ -f "$STORES/$e/store.db" ]; then
 			set -- "$@" "$STORES/$e/store.db"
 		else

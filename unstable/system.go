@@ -52,10 +52,11 @@ func init() {
 			{Name: "u", Description: "nodes by observed performance u, best first (seed 002 §2.4; needs an instability model)", NeedsSection: true},
 			{Name: "expected", Description: "nodes by the model's expected delay (1 − p)·d, then u (needs an instability model)", NeedsSection: true},
 		},
-		ParamLabels: map[string]string{"model": "instability model"},
+		ParamLabels: map[string]string{"model": "instability model", "u_update": "machines whose u a finished job updates"},
 		Metrics: []system.Metric{
 			{Key: "mean_qos", Name: "mean QoS rate", Unit: "ratio", Min: 0, Max: nan},
 			{Key: "mean_qos_alel", Name: "mean QoS rate AL/EL", Unit: "ratio", LowerIsBetter: true, Min: 0, Max: nan, PerJob: true},
+			{Key: "sum_completion", Name: "sum of completion times", Unit: "s", LowerIsBetter: true, Min: 0, Max: nan, PerJob: true},
 		},
 		Attach: attach,
 	})
@@ -90,7 +91,7 @@ func attach(r *system.Run, prepared any) error {
 		return nil
 	})
 	r.Extras = append(r.Extras, func() map[string]float64 {
-		return map[string]float64{"mean_qos": state.MeanQoS(), "mean_qos_alel": state.MeanQoSALEL()}
+		return map[string]float64{"mean_qos": state.MeanQoS(), "mean_qos_alel": state.MeanQoSALEL(), "sum_completion": state.SumCompletion()}
 	})
 	return nil
 }

@@ -14,8 +14,10 @@
 // make "sort by u descending" prefer the worst nodes); AL = AFT − AST
 // (the pseudo-code's AST + AFT is a typo); the delay test compares
 // lengths, DL > AL (the pseudo-code compares DL with AFT, a time); EL is
-// the job's actual runtime on a stable node; u is updated on the machines
-// that delayed the job (the pseudo-code's delayMachineList).
+// the job's actual runtime on a stable node. Where u is updated is a
+// reading (Params.UUpdate): on every machine the job ran on (§2.2's
+// definition and §2.3 step 4, "all") or only on the machines that delayed
+// it (the pseudo-code's delayMachineList, "delaying", the default).
 package unstable
 
 import (
@@ -35,8 +37,11 @@ type Params struct {
 	// Cycle is the mean length (s) of one stable + unstable cycle of the
 	// periods model; a node is unstable a fraction 1 − p of the time.
 	Cycle float64 `yaml:"cycle" json:"cycle,omitempty" range:"[60,]"`
-	// UUpdate: "delaying" (the machines that delayed the job, as the
-	// pseudo-code) or "all" (every machine the job ran on).
+	// UUpdate: "delaying" (default: the machines that delayed the job,
+	// the pseudo-code's job.delayMachineList, §2.4) or "all" (every
+	// machine the job ran on: §2.2 defines u as the mean QR of all the
+	// jobs that ran on the machine, and §2.3 step 4 updates "所在计算结点",
+	// the nodes the job ran on).
 	UUpdate string `yaml:"u_update" json:"u_update,omitempty"`
 }
 
@@ -68,15 +73,21 @@ func (p *Params) Validate() error {
 // State is what the model knows about nodes and jobs: u per node, which
 // machines delayed which job, and the QoS ratios of finished jobs.
 type State struct {
-	U      []float64 // observed performance coefficient per node
-	count  []int     // jobs that updated u per node
-	delay  map[int32][]int32
-	qrSum  float64
-	alSum  float64 // Σ AL/EL (the pseudo-code's QR)
-	qrN    int
-	params Params
-	seed   uint64
-	sc     scratch // the node selections' buffers
+	U     []float64 // observed performance coefficient per node
+	count []int     // jobs that updated u per node
+	delay map[int32][]int32
+	qrSum float64
+	alSum float64 // Σ AL/EL (the pseudo-code's QR)
+	qrN   int
+	// The sum of completion times: Σ end over the jobs that ran to an end
+	// (endN of them), and the first submission of any job (firstSubmit,
+	// +Inf before one).
+	endSum      float64
+	endN        int
+	firstSubmit float64
+	params      Params
+	seed        uint64
+	sc          scratch // the node selections' buffers
 	// tracking: an instability process tells the state of every node
 	// that may have become idle (track), so the u and expected
 	// selections keep the nodes in an index.
@@ -86,7 +97,7 @@ type State struct {
 
 // NewState makes the state for a platform of n nodes.
 func NewState(n int, p Params, seed uint64) *State {
-	s := &State{U: make([]float64, n), count: make([]int, n), delay: map[int32][]int32{}, params: p, seed: seed}
+	s := &State{U: make([]float64, n), count: make([]int, n), delay: map[int32][]int32{}, params: p, seed: seed, firstSubmit: math.Inf(1)}
 	for i := range s.U {
 		s.U[i] = 1
 	}
@@ -120,6 +131,22 @@ func (s *State) MeanQoSALEL() float64 {
 	return s.alSum / float64(s.qrN)
 }
 
+// SumCompletion is the sum of the completion times of the jobs that ran
+// to an end, each measured from the first submission (the time origin of
+// the makespan, which is their maximum): Σ (end − first submit). It is
+// the reading of §3.3's "makespan(总完成时间)" ("total completion time")
+// as a sum over the jobs rather than the time the last one ends
+// (docs/unstable.md). NaN before a job ended.
+func (s *State) SumCompletion() float64 {
+	if s.endN == 0 {
+		return math.NaN()
+	}
+	return s.endSum - float64(s.endN)*s.firstSubmit
+}
+
+// submitted records a submission (the time origin of SumCompletion).
+func (s *State) submitted(j *engine.Job) { s.firstSubmit = min(s.firstSubmit, j.Submit) }
+
 // finish records a finished job's QR = EL/AL and updates u (§2.4,
 // Job.onFinish): u = (u·count + QR) / (count + 1).
 func (s *State) finish(j *engine.Job) {
@@ -134,6 +161,8 @@ func (s *State) finish(j *engine.Job) {
 	s.qrSum += qr
 	s.alSum += alel
 	s.qrN++
+	s.endSum += j.End
+	s.endN++
 	var nodes []int32
 	if s.params.UUpdate == "all" {
 		for _, sp := range j.Alloc {
@@ -223,6 +252,7 @@ func (h Published) Before(e *engine.Engine, n engine.Notice) {
 	v := e.View()
 	switch n.Kind {
 	case engine.NoticeSubmitted:
+		h.submitted(n.Job)
 		for _, j := range v.Running() {
 			if _, done := h.delay[j.Index]; done {
 				continue
@@ -295,6 +325,8 @@ func (h *Periods) Before(e *engine.Engine, n engine.Notice) {
 		}
 	}
 	switch n.Kind {
+	case engine.NoticeSubmitted:
+		h.submitted(n.Job)
 	case engine.NoticeTimer:
 		if n.Tag > periodsTag || n.Tag <= periodsTag-int64(len(h.unstable)) {
 			return

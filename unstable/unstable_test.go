@@ -2,6 +2,7 @@ package unstable
 
 import (
 	"math"
+	"slices"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -22,7 +23,12 @@ func platform(specs ...[2]float64) *model.Platform {
 
 func run(t *testing.T, p *model.Platform, jobs []model.Job, sel func(*State) policy.NodeSelector, seed uint64) (*engine.Engine, *State, []Draw) {
 	t.Helper()
-	st := NewState(len(p.Nodes), Params{Model: "published"}, seed)
+	return runWith(t, Params{Model: "published"}, p, jobs, sel, seed)
+}
+
+func runWith(t *testing.T, params Params, p *model.Platform, jobs []model.Job, sel func(*State) policy.NodeSelector, seed uint64) (*engine.Engine, *State, []Draw) {
+	t.Helper()
+	st := NewState(len(p.Nodes), params, seed)
 	e := engine.New(p, jobs, policy.NewEASY(sel(st)), engine.Options{Overrun: engine.OverrunExtend})
 	var draws []Draw
 	e.AddHook(Published{State: st, OnDraw: func(d Draw) { draws = append(draws, d) }})
@@ -101,6 +107,54 @@ func TestLongestDelayWins(t *testing.T) {
 	}
 	if st.U[0] != 0.25 || st.U[1] != 0.25 || st.U[2] != 1 {
 		t.Errorf("u = %v, want [0.25 0.25 1]", st.U)
+	}
+}
+
+// TestUUpdateReadings pins the two readings of where u is updated. §2.2
+// defines u as the mean QR over the c_i jobs that ran on Machine_i
+// ("假设在 Machine_i 实际运行的任务共有 c_i 个") and §2.3 step 4 updates "所在计算结点的
+// 稳定性参数 u" (the u of the nodes the job ran on): u_update all. The
+// pseudo-code's loop runs over job.delayMachineList: u_update delaying
+// (the default). J1 runs on nodes 0 (p = 0, d = 1) and 1 (stable) and is
+// delayed by node 0 at J2's submission (QR 0.5); J2 runs on stable node 2
+// undelayed (QR 1).
+func TestUUpdateReadings(t *testing.T) {
+	p := platform([2]float64{0, 1}, [2]float64{1, 0}, [2]float64{1, 0})
+	jobs := Jobs(J(1).At(0).Procs(2).Run(10), J(2).At(2).Procs(1).Run(10))
+	for _, c := range []struct {
+		update string
+		u      []float64
+		count  []int
+	}{
+		{"", []float64{0.5, 1, 1}, []int{1, 0, 0}},
+		{"delaying", []float64{0.5, 1, 1}, []int{1, 0, 0}},
+		{"all", []float64{0.5, 0.5, 1}, []int{1, 1, 1}},
+	} {
+		e, st, _ := runWith(t, Params{Model: "published", UUpdate: c.update}, p, jobs, firstFit, 1)
+		if j := byID(e, 1); j.End != 20 || j.Alloc.String() != "0-1" {
+			t.Fatalf("u_update %q: J1 on %s ends %g, want 0-1 and 20", c.update, j.Alloc, j.End)
+		}
+		if !slices.Equal(st.U, c.u) || !slices.Equal(st.count, c.count) {
+			t.Errorf("u_update %q: u = %v (count %v), want %v (count %v)", c.update, st.U, st.count, c.u, c.count)
+		}
+	}
+}
+
+// TestSumCompletion: the sum of completion times measured from the first
+// submission (§3.3's 总完成时间 read as a sum), against the makespan (its
+// maximum). TestDelayAtSubmission's schedule: J1 0–20, J2 2–12, J3 12–13,
+// first submission at 0 → 20 + 12 + 13 = 45; shifted by 100 s, the same.
+func TestSumCompletion(t *testing.T) {
+	p := platform([2]float64{0, 1}, [2]float64{1, 9})
+	for _, at := range []float64{0, 100} {
+		jobs := Jobs(J(1).At(at).Procs(1).Run(10), J(2).At(at+2).Procs(1).Run(10), J(3).At(at+5).Procs(1).Run(1))
+		_, st, _ := run(t, p, jobs, firstFit, 1)
+		if got := st.SumCompletion(); got != 45 {
+			t.Errorf("jobs from %g: sum of completion times %g, want 45", at, got)
+		}
+	}
+	if got := NewState(1, Params{}, 1).SumCompletion(); !math.IsNaN(got) {
+		t.Errorf("no job ended: %g, want NaN", got)
 	}
 }
 
