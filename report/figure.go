@@ -22,7 +22,6 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
-	"gonum.org/v1/plot/vg/vgpdf"
 	"gonum.org/v1/plot/vg/vgsvg"
 )
 
@@ -403,7 +402,6 @@ func (f *Figure) render(dir string, formats []string) error {
 }
 
 var (
-	pdfDate     = regexp.MustCompile(`/(CreationDate|ModDate) \(D:[0-9]{14}\)`)
 	svgFontFace = regexp.MustCompile(`font-family:Liberation Sans;`)
 )
 
@@ -416,7 +414,7 @@ func (f *frame) encode(format string, l layout) ([]byte, error) {
 	case "png":
 		c = vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(l.w, l.h), vgimg.UseDPI(PNGDPI))}
 	case "pdf":
-		c = vgpdf.New(l.w, l.h) // fonts embedded (vgpdf's default)
+		c = newPDF(l.w, l.h) // fonts embedded as UTF-8 subsets
 	default:
 		return nil, fmt.Errorf("unknown figure format %q", format)
 	}
@@ -430,10 +428,6 @@ func (f *frame) encode(format string, l layout) ([]byte, error) {
 	switch format {
 	case "png":
 		out = withDPI(out, PNGDPI)
-	case "pdf":
-		// The PDF writer stamps the wall clock; a figure must be the same
-		// bytes for the same data (same length, so offsets hold).
-		out = pdfDate.ReplaceAll(out, []byte("/$1 (D:20000101000000)"))
 	case "svg":
 		out = markTexts(out, rc.marks)
 		out = svgFontFace.ReplaceAll(out, []byte(`font-family:'Liberation Sans',Arial,Helvetica,sans-serif;`))
