@@ -430,9 +430,22 @@ func (f *frame) encode(format string, l layout) ([]byte, error) {
 		out = withDPI(out, PNGDPI)
 	case "svg":
 		out = markTexts(out, rc.marks)
+		out = fixImages(out)
 		out = svgFontFace.ReplaceAll(out, []byte(`font-family:'Liberation Sans',Arial,Helvetica,sans-serif;`))
 	}
 	return out, nil
+}
+
+// fixImages makes every raster of an SVG (the whole-run overview) fill
+// the box the plot gives it, as the PNG and PDF draw it: SVG's default
+// preserveAspectRatio ("xMidYMid meet") letterboxes an image whose ratio
+// differs from its box's (a 2,000 × 640 raster in a 460 × 138 pt box was
+// squeezed by 6.6 %, moving every time on it), and names the data's
+// type right (gonum/plot's SVG writer calls its PNG "image/jpg"). The
+// cells are drawn as squares of colour, not smoothed.
+func fixImages(svg []byte) []byte {
+	svg = bytes.ReplaceAll(svg, []byte(`xlink:href="data:image/jpg;base64,`), []byte(`xlink:href="data:image/png;base64,`))
+	return bytes.ReplaceAll(svg, []byte("<image "), []byte(`<image preserveAspectRatio="none" style="image-rendering:pixelated" `))
 }
 
 // withDPI adds a pHYs chunk to a PNG saying its resolution, so that a
