@@ -133,6 +133,7 @@ type frame struct {
 	legend []entry
 	width  vg.Length
 	height vg.Length // of the plot (axes and data)
+	open   *openBars // CI bars reaching below a log axis, if any
 }
 
 func newFrame(title string, p *plot.Plot) *frame {

@@ -209,6 +209,7 @@ func SweepFigure(name string, sw Sweep) (Figure, error) {
 	lo, hi := sw.Metric.Min, sw.Metric.Max
 	colour := map[string]int{}
 	xvals := 0
+	var open []openCI
 	ours := ""
 	if len(sw.Refs) > 0 {
 		ours = "ours: "
@@ -223,7 +224,11 @@ func SweepFigure(name string, sw Sweep) (Figure, error) {
 		if nominal {
 			off = dodge(gi, len(groups))
 		}
-		xys, errs, hasErr := points(s, off, lo, hi, logY)
+		xys, errs, hasErr, op := points(s, off, lo, hi, logY)
+		for k := range op {
+			op[k].colour = Color(gi)
+		}
+		open = append(open, op...)
 		xvals = max(xvals, distinct(s.X))
 		line, pts, err := plotter.NewLinePoints(xys)
 		if err != nil {
@@ -270,6 +275,12 @@ func SweepFigure(name string, sw Sweep) (Figure, error) {
 		p.Y.Scale = plot.LogScale{}
 		p.Y.Tick.Marker = logTicks{}
 		caption += " (logarithmic y axis)"
+		notes = append(notes, strings.TrimSuffix(strings.TrimSpace(finishOpen(fr, open, func(b openCI) string {
+			if nominal && int(b.At) >= 0 && int(b.At) < len(sw.Categories) {
+				return sw.Categories[int(b.At)]
+			}
+			return sw.XLabel + " = " + HumanNum(b.At)
+		})), "."))
 	} else {
 		if !math.IsNaN(lo) && p.Y.Min < lo {
 			p.Y.Min = lo
@@ -280,7 +291,9 @@ func SweepFigure(name string, sw Sweep) (Figure, error) {
 	}
 	caption += captionTail(sw, refs)
 	for _, n := range notes {
-		caption += " " + n + "."
+		if n != "" {
+			caption += " " + n + "."
+		}
 	}
 	f := figure(name, sw.Title, caption, fr)
 	f.XValues, f.Refs, f.Paper = xvals, refs, sw.Paper
@@ -309,11 +322,15 @@ func captionTail(sw Sweep, refs int) string {
 }
 
 // points are a series' points moved by off along x, with their CI bars
-// clipped to [lo, hi] (and above 0 on a log axis).
-func points(s Series, off, lo, hi float64, logY bool) (plotter.XYs, plotter.YErrors, bool) {
+// clipped to [lo, hi]. On a log axis, a bar whose lower end is 0 or below,
+// or more than two decades under its mean, gets no lower half here: it is
+// returned among the open intervals, which openBars draws (to the axis
+// bottom with an arrow when the axis does not reach the end).
+func points(s Series, off, lo, hi float64, logY bool) (plotter.XYs, plotter.YErrors, bool, []openCI) {
 	xys := make(plotter.XYs, len(s.X))
 	errs := make(plotter.YErrors, len(s.X))
 	hasErr := false
+	var open []openCI
 	for k := range s.X {
 		xys[k] = plotter.XY{X: s.X[k] + off, Y: s.Y[k]}
 		e := 0.0
@@ -328,12 +345,98 @@ func points(s Series, off, lo, hi float64, logY bool) (plotter.XYs, plotter.YErr
 		if !math.IsNaN(hi) {
 			high = max(0, min(high, hi-s.Y[k]))
 		}
-		if logY {
-			low = min(low, 0.9*s.Y[k]) // a log axis has no room below 0
+		if logY && e > 0 && (s.Y[k]-low <= 0 || s.Y[k]-low < s.Y[k]/100) {
+			open = append(open, openCI{Series: s.Name, X: xys[k].X, At: s.X[k], Y: s.Y[k], Low: s.Y[k] - e, High: s.Y[k] + e, End: s.Y[k] - low})
+			low = 0
 		}
 		errs[k].Low, errs[k].High = low, high
 	}
-	return xys, errs, hasErr
+	return xys, errs, hasErr, open
+}
+
+// openCI is the lower half of a confidence interval on a log axis whose
+// end is 0 or below, or far under the mean: the axis cannot show the end,
+// or would spend decades on it.
+type openCI struct {
+	Series string
+	X, At  float64 // position on the axis; the x value it stands for
+	// Y is the mean, Low and High the interval's ends, End the lower end
+	// drawn at most (Low clipped to the metric's range).
+	Y, Low, High, End float64
+	colour           color.Color
+	// arrow: the bar runs to the axis bottom (the end is below it).
+	arrow bool
+}
+
+// openBars draws the lower halves of open intervals: down to their end
+// with a cap when the axis reaches it, else to the axis bottom, ending in
+// a downward arrow.
+type openBars struct{ bars []openCI }
+
+func (o *openBars) Plot(c draw.Canvas, p *plot.Plot) {
+	trX, trY := p.Transforms(&c)
+	for _, b := range o.bars {
+		sty := draw.LineStyle{Color: b.colour, Width: plotter.DefaultLineStyle.Width}
+		x, top := trX(b.X), trY(b.Y)
+		if !b.arrow {
+			end := trY(b.End)
+			c.StrokeLine2(sty, x, top, x, end)
+			c.StrokeLine2(sty, x-vg.Points(2), end, x+vg.Points(2), end)
+			continue
+		}
+		bottom := c.Min.Y
+		c.StrokeLines(sty, []vg.Point{{X: x, Y: top}, {X: x, Y: bottom}})
+		head := vg.Path{}
+		head.Move(vg.Point{X: x, Y: bottom})
+		head.Line(vg.Point{X: x - vg.Points(2.5), Y: bottom + vg.Points(5)})
+		head.Line(vg.Point{X: x + vg.Points(2.5), Y: bottom + vg.Points(5)})
+		head.Close()
+		c.SetColor(b.colour)
+		c.Fill(head)
+	}
+}
+
+// finishOpen settles the open intervals once every other element is on
+// the plot (and so the axis range is known): an interval whose end lies on
+// the axis is drawn to it; the others run to the axis bottom, lowered to a
+// third of their lowest mean so the bar shows, ending in an arrow. It
+// returns the caption's sentence naming each interval the axis cannot
+// show.
+func finishOpen(fr *frame, open []openCI, xText func(openCI) string) string {
+	if len(open) == 0 {
+		return ""
+	}
+	p := fr.p
+	bottom := p.Y.Min
+	for range 2 {
+		for i := range open {
+			open[i].arrow = !(open[i].End > 0 && open[i].End >= bottom)
+		}
+		for _, b := range open {
+			if b.arrow {
+				bottom = min(bottom, b.Y/3)
+			}
+		}
+	}
+	p.Y.Min = bottom
+	fr.open = &openBars{bars: open}
+	p.Add(fr.open)
+	var names []string
+	for _, b := range open {
+		if b.arrow {
+			names = append(names, fmt.Sprintf("%s at %s: %s to %s", b.Series, xText(b), HumanNum(b.Low), HumanNum(b.High)))
+		}
+	}
+	if len(names) == 0 {
+		return ""
+	}
+	const most = 6
+	more := ""
+	if len(names) > most {
+		more = fmt.Sprintf(" and %d more", len(names)-most)
+		names = names[:most]
+	}
+	return fmt.Sprintf(" A bar ending in an arrow (▼) at the axis bottom is an interval that reaches below the logarithmic axis (0 or less cannot be drawn on it): %s%s.", strings.Join(names, "; "), more)
 }
 
 // addErrorBars draws CI bars in colour c.
@@ -403,13 +506,18 @@ func pointChart(name string, sw Sweep, caption string) (Figure, error) {
 	lo, hi := sw.Metric.Min, sw.Metric.Max
 	logY := wideRange(sw.Series)
 	var cats []string
+	var open []openCI
 	colour := map[string]int{}
 	x0 := math.NaN()
 	for i, s := range sw.Series {
 		colour[s.Name] = i
 		x0 = s.X[0]
 		one := Series{Name: s.Name, X: []float64{float64(i)}, Y: s.Y[:1], Err: s.Err[:1]}
-		xys, errs, hasErr := points(one, 0, lo, hi, logY)
+		xys, errs, hasErr, op := points(one, 0, lo, hi, logY)
+		for k := range op {
+			op[k].colour = Color(i)
+		}
+		open = append(open, op...)
 		sc, err := plotter.NewScatter(xys)
 		if err != nil {
 			return Figure{}, err
@@ -436,9 +544,11 @@ func pointChart(name string, sw Sweep, caption string) (Figure, error) {
 	}
 	p.NominalX(cats...)
 	wrapCategories(p, len(cats), fr.width)
+	openNote := ""
 	if logY {
 		p.Y.Scale = plot.LogScale{}
 		p.Y.Tick.Marker = logTicks{}
+		openNote = finishOpen(fr, open, func(b openCI) string { return b.Series })
 	} else {
 		if !math.IsNaN(lo) && p.Y.Min < lo {
 			p.Y.Min = lo
@@ -454,7 +564,7 @@ func pointChart(name string, sw Sweep, caption string) (Figure, error) {
 	if sw.XLabel != "" {
 		caption += fmt.Sprintf(", all at %s = %s (the only value of this figure)", sw.XLabel, at)
 	}
-	caption += captionTail(sw, n)
+	caption += captionTail(sw, n) + openNote
 	f := figure(name, sw.Title, caption, fr)
 	f.XValues, f.Refs, f.Paper = 1, n, sw.Paper
 	return f, nil

@@ -1,8 +1,11 @@
 package report
 
 import (
+	"strings"
+
 	"bytes"
 	"encoding/base64"
+	"gonum.org/v1/plot"
 	"image/png"
 	"regexp"
 	"testing"
@@ -58,4 +61,57 @@ func TestOverviewImageFillsItsBox(t *testing.T) {
 	if cfg.Width == 0 || cfg.Height == 0 {
 		t.Errorf("an empty raster %d×%d", cfg.Width, cfg.Height)
 	}
+}
+
+// openBarsOf finds the open intervals a figure draws.
+func openBarsOf(f Figure) []openCI {
+	if f.fr.open == nil {
+		return nil
+	}
+	return f.fr.open.bars
+}
+
+// TestLogAxisCIReachingZero (review of issue 29, A3): on a logarithmic
+// axis, a confidence interval that reaches 0 or below is not drawn down
+// to a tenth of its mean as if that were its end (seed 000's DRRM at 100
+// nodes: [−4.6, 113.8] was drawn from 5.5). Its bar runs to the axis
+// bottom and ends in an arrow, and the caption gives the interval. An
+// interval whose end is far below the mean but on the axis is drawn to
+// its end.
+func TestLogAxisCIReachingZero(t *testing.T) {
+	f, err := SweepFigure("tpc", Sweep{Title: "throughput", XLabel: "nodes", Metric: MetricInfo("mean_wait"), Series: []Series{
+		{Name: "drrm", X: []float64{25, 50, 100}, Y: []float64{2000, 400, 54.6}, Err: []float64{100, 50, 59.2}},
+		{Name: "srrm", X: []float64{25, 50, 100}, Y: []float64{3000, 800, 0.2}, Err: []float64{10, 10, 0.01}},
+		{Name: "fcfs", X: []float64{25, 50, 100}, Y: []float64{5000, 1000, 100}, Err: []float64{10, 999.5, 10}},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := f.fr.p.Y.Scale.(plot.LogScale); !ok {
+		t.Fatalf("the y axis is %T, want logarithmic", f.fr.p.Y.Scale)
+	}
+	if want := "drrm at nodes = 100: -4.6 to 113.8"; !strings.Contains(f.Caption, want) || !strings.Contains(f.Caption, "arrow") {
+		t.Errorf("the caption does not give the interval that reaches below the axis (%q): %q", want, f.Caption)
+	}
+	bars := openBarsOf(f)
+	found := map[string]openCI{}
+	for _, b := range bars {
+		found[b.Series] = b
+	}
+	if b, ok := found["drrm"]; !ok || !b.arrow || b.At != 100 {
+		t.Errorf("drrm's interval at 100 is not drawn to the axis bottom with an arrow: %+v", bars)
+	}
+	// fcfs at 50: [0.5, 1999.5], three decades under its mean, but the
+	// axis reaches 0.19 (srrm): drawn to its end, no arrow.
+	if b, ok := found["fcfs"]; !ok || b.arrow || b.End != 0.5 {
+		t.Errorf("fcfs's interval at 50 ([0.5, 1999.5]) is not drawn to its end: %+v", bars)
+	}
+	if strings.Contains(f.Caption, "fcfs at") {
+		t.Errorf("the caption names an interval the axis shows: %q", f.Caption)
+	}
+	if bottom := f.fr.p.Y.Min; !(bottom <= 0.19) {
+		t.Errorf("axis bottom %g above the data", bottom)
+	}
+	figs := []Figure{f}
+	render(t, "", figs)
 }
