@@ -1,11 +1,14 @@
 package report
 
 import (
+	"math"
+	"slices"
 	"strings"
 
 	"bytes"
 	"encoding/base64"
 	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
 	"image/png"
 	"regexp"
 	"testing"
@@ -114,4 +117,81 @@ func TestLogAxisCIReachingZero(t *testing.T) {
 	}
 	figs := []Figure{f}
 	render(t, "", figs)
+}
+
+// drawnAt is the height of a polyline at x, where x is not one of its
+// vertices' abscissae (so exactly one segment spans it).
+func drawnAt(t *testing.T, pts []plotter.XY, x float64) float64 {
+	t.Helper()
+	for i := 1; i < len(pts); i++ {
+		a, b := pts[i-1], pts[i]
+		if a.X < x && x < b.X {
+			return a.Y + (b.Y-a.Y)*(x-a.X)/(b.X-a.X)
+		}
+	}
+	t.Fatalf("no segment spans x = %g", x)
+	return 0
+}
+
+// TestCDFIsAStaircase (review of issue 29, A4): an empirical CDF is drawn
+// as steps, thinned by fraction of jobs, so that the drawing is within
+// the resolution of the exact CDF everywhere. 4 of 10,000 response times
+// are 1 s, the next are 64 s and above: at 10 s the CDF is 0.0004, which
+// a line joining every k-th distinct value read as 0.07.
+func TestCDFIsAStaircase(t *testing.T) {
+	var x []float64
+	for i := 0; i < 4; i++ {
+		x = append(x, 1)
+	}
+	for i := 0; len(x) < 10000; i++ {
+		x = append(x, 64+float64(i%5000)*3.7+float64(i/5000)*0.1) // 9,996 distinct values above 64
+	}
+	x = append(x, math.NaN())
+	exact := func(at float64) float64 {
+		n := 0
+		for _, v := range x {
+			if v <= at {
+				n++
+			}
+		}
+		return float64(n) / 10000
+	}
+	const n = 600
+	pts := cdfPoints(x, n)
+	if len(pts) > 2*n+4 {
+		t.Errorf("%d points for resolution %d", len(pts), n)
+	}
+	for i := 1; i < len(pts); i++ {
+		a, b := pts[i-1], pts[i]
+		if a.X != b.X && a.Y != b.Y {
+			t.Fatalf("segment %d from (%g, %g) to (%g, %g) is slanted: a CDF rises only at a value", i, a.X, a.Y, b.X, b.Y)
+		}
+		if b.X < a.X || b.Y < a.Y {
+			t.Fatalf("segment %d goes back", i)
+		}
+	}
+	if got := drawnAt(t, pts, 10); got != 0.0004 {
+		t.Errorf("the CDF drawn at 10 s is %g, want 0.0004", got)
+	}
+	for _, at := range []float64{0.5 + 64, 100.05, 1000.3, 9000.01, 18000.02} {
+		got, want := drawnAt(t, pts, at), exact(at)
+		if math.Abs(got-want) > 1.0/n+1e-12 {
+			t.Errorf("the CDF drawn at %g is %g, exact %g: off by more than 1/%d", at, got, want, n)
+		}
+	}
+	if first, last := pts[0], pts[len(pts)-1]; first != (plotter.XY{X: 1, Y: 0}) || last.Y != 1 || last.X != slices.Max(x[:10000]) {
+		t.Errorf("the staircase runs from %v to %v", first, last)
+	}
+	// a large jump is drawn where it is: 30 % of the values at 7
+	y := []float64{}
+	for i := 0; i < 700; i++ {
+		y = append(y, float64(100+i))
+	}
+	for i := 0; i < 300; i++ {
+		y = append(y, 7)
+	}
+	p := cdfPoints(y, 100)
+	if p[0] != (plotter.XY{X: 7, Y: 0}) || p[1] != (plotter.XY{X: 7, Y: 0.3}) {
+		t.Errorf("the jump at 7 is drawn as %v, want (7, 0) to (7, 0.3)", p[:2])
+	}
 }
