@@ -80,7 +80,9 @@ func WritePage(stores []*Store, dir string, o ReportOptions) (string, error) {
 		if s.Workload.Trace != "" {
 			sec.Notes = append(sec.Notes, "Traces are the Parallel Workloads Archive's cleaned versions (\"-cln\"), with fewer jobs than the original logs.")
 		}
-		e := Experiment{Spec: s, Data: NewRowsData(rows), Info: AggInfoOf(st, s)}
+		info := AggInfoOf(st, s)
+		info.Runs = len(rows) // as the aggregates written with exports count them
+		e := Experiment{Spec: s, Data: NewRowsData(rows), Info: info}
 		if o.Exports {
 			if e, err = writeAggregates(st, s, rows, filepath.Join(dir, AggregatesDir)); err != nil {
 				return "", err
