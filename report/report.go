@@ -363,7 +363,7 @@ type openCI struct {
 	// Y is the mean, Low and High the interval's ends, End the lower end
 	// drawn at most (Low clipped to the metric's range).
 	Y, Low, High, End float64
-	colour           color.Color
+	colour            color.Color
 	// arrow: the bar runs to the axis bottom (the end is below it).
 	arrow bool
 }
