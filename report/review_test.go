@@ -195,3 +195,51 @@ func TestCDFIsAStaircase(t *testing.T) {
 		t.Errorf("the jump at 7 is drawn as %v, want (7, 0) to (7, 0.3)", p[:2])
 	}
 }
+
+// TestTimeSeriesScalesAndIdentical (review of issue 29, A6): series of a
+// time-series figure whose sizes differ by more than a factor 10 get
+// axes of their own (starving jobs, at most 2, looked a flat zero under
+// cumulative migrations reaching 1,900), and series identical at every
+// time are drawn once and named together (lease time = cost hid one
+// line under the other).
+func TestTimeSeriesScalesAndIdentical(t *testing.T) {
+	ts := []float64{0, 10, 20, 30, 40}
+	lines := []StepLine{
+		{"starving_jobs", ts, []float64{0, 2, 1, 0, 0}},
+		{"paused", ts, []float64{0, 0, 1, 1, 0}},
+		{"migrations", ts, []float64{0, 300, 900, 1500, 1900}},
+	}
+	figs, err := StepFigures("dm", "Demand control and migration over time", "count", lines, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(figs) != 2 {
+		t.Fatalf("%d figures, want 2 (migrations; starving_jobs and paused)", len(figs))
+	}
+	if !slices.Equal(figs[0].Legend, []string{"migrations"}) || !slices.Equal(figs[1].Legend, []string{"starving_jobs", "paused"}) {
+		t.Errorf("legends %q and %q", figs[0].Legend, figs[1].Legend)
+	}
+	if top := figs[1].fr.p.Y.Max; top != 2 {
+		t.Errorf("the small series' axis tops at %g, want 2", top)
+	}
+	if figs[0].Name != "dm" || figs[1].Name != "dm-2" || !strings.Contains(figs[1].Title, "starving_jobs, paused") {
+		t.Errorf("names %q, %q; title %q", figs[0].Name, figs[1].Name, figs[1].Title)
+	}
+	if !strings.Contains(figs[1].Caption, "factor 10") {
+		t.Errorf("the caption does not say why the series are apart: %q", figs[1].Caption)
+	}
+	// one scale: one figure
+	same, err := StepFigures("q", "queue", "jobs", []StepLine{{"queued", ts, []float64{1, 5, 3, 2, 0}}, {"running", ts, []float64{2, 2, 4, 1, 0}}}, 0)
+	if err != nil || len(same) != 1 {
+		t.Fatalf("series of one size: %d figures, %v", len(same), err)
+	}
+
+	f, err := StepFigure("lc", "Cumulative lease time and cost", "VM × h, price units", []StepLine{
+		{"lease_time", ts, []float64{0, 1, 2, 3, 4}}, {"cost", ts, []float64{0, 1, 2, 3, 4}}}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(f.Legend, []string{"lease_time = cost"}) || !strings.Contains(f.Caption, "Identical at every time (drawn once): lease_time, cost") {
+		t.Errorf("identical series: legend %q, caption %q", f.Legend, f.Caption)
+	}
+}

@@ -439,9 +439,11 @@ func RunsSection(runs []*Run, opt RunOptions) (Section, error) {
 			if err := add(StepFigure(p+"-utilization", r.Name+": utilization over time", "utilization (fraction of processors)", []StepLine{{"", r.T, r.Util}}, opt.Window)); err != nil {
 				return sec, err
 			}
-			if err := add(StepFigure(p+"-queue", r.Name+": queued and running jobs", "jobs (count)", []StepLine{{"queued", r.T, r.Queued}, {"running", r.T, r.Running}}, opt.Window)); err != nil {
+			figs, err := StepFigures(p+"-queue", r.Name+": queued and running jobs", "jobs (count)", []StepLine{{"queued", r.T, r.Queued}, {"running", r.T, r.Running}}, opt.Window)
+			if err != nil {
 				return sec, err
 			}
+			sec.Figures = append(sec.Figures, figs...)
 		}
 		for _, sf := range r.Extra {
 			if len(sf.T) < 2 {
@@ -458,9 +460,11 @@ func RunsSection(runs []*Run, opt RunOptions) (Section, error) {
 					continue
 				}
 				name := fmt.Sprintf("%s-%s-%d", p, sanitizeName(strings.TrimSuffix(sf.Name, ".csv")), k)
-				if err := add(StepFigure(name, r.Name+": "+fig.Title+" over time ("+sf.Name+")", fig.YLabel, lines, opt.Window)); err != nil {
+				figs, err := StepFigures(name, r.Name+": "+fig.Title+" over time ("+sf.Name+")", fig.YLabel, lines, opt.Window)
+				if err != nil {
 					return sec, err
 				}
+				sec.Figures = append(sec.Figures, figs...)
 			}
 		}
 		if len(r.Gantt) > 0 {
