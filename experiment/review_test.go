@@ -50,3 +50,25 @@ func TestReportCountsRuns(t *testing.T) {
 		t.Errorf("the seed's summary does not say %q; it says %q", want, text[max(0, i-20):min(len(text), max(0, i)+60)])
 	}
 }
+
+// TestMTBFNoneDrawnApart (review of issue 29, A7): hierarchical-failures
+// sweeps the manager MTBF with 0 meaning no failures; the parameter's
+// label says so, and the figures draw 0 apart under the name "none".
+func TestMTBFNoneDrawnApart(t *testing.T) {
+	if got := sentinels("manager MTBF (s; 0 = none)"); len(got) != 1 || got[0].X != 0 || got[0].Name != "none" {
+		t.Errorf("sentinels of the MTBF label: %+v", got)
+	}
+	if got := sentinels("nodes (count)"); len(got) != 0 {
+		t.Errorf("sentinels of a plain label: %+v", got)
+	}
+	_, sec := quickSection(t, "hierarchical-failures")
+	n := 0
+	for _, f := range sec.Figures {
+		if f.Text == "" && strings.Contains(f.Caption, "drawn apart") {
+			n++
+		}
+	}
+	if n == 0 {
+		t.Errorf("no hierarchical-failures figure draws MTBF 0 apart")
+	}
+}

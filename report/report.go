@@ -16,6 +16,7 @@ import (
 	"html/template"
 	"image/color"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -173,6 +174,17 @@ type Sweep struct {
 	Refs        []RefPoint
 	Caption     string // what a point is (default: "Means over replications")
 	Paper       string // the paper's figure this reproduces
+	// Apart are values of a numeric x axis that are no point on it: a
+	// sentinel such as MTBF 0 for "never fails". They are drawn past the
+	// largest value, each at a tick of its own name, not joined to the
+	// lines.
+	Apart []ApartX
+}
+
+// ApartX is an x value drawn apart from a numeric axis, with its name.
+type ApartX struct {
+	X    float64
+	Name string
 }
 
 // SweepFigure draws series of (x, mean ± CI) points, with the paper's
@@ -200,6 +212,15 @@ func SweepFigure(name string, sw Sweep) (Figure, error) {
 	}
 	if len(xs) == 1 && len(sw.Series) > 1 {
 		return pointChart(name, sw, caption)
+	}
+	var apart apartAxis
+	if sw.Categories == nil && len(sw.Apart) > 0 {
+		apart, sw = placeApart(sw)
+		for x := range xs {
+			if _, ok := apart.at[x]; ok || slices.ContainsFunc(sw.Apart, func(a ApartX) bool { return a.X == x }) {
+				delete(xs, x)
+			}
+		}
 	}
 	groups := identical(sw.Series)
 	var notes []string
@@ -230,7 +251,21 @@ func SweepFigure(name string, sw Sweep) (Figure, error) {
 		}
 		open = append(open, op...)
 		xvals = max(xvals, distinct(s.X))
-		line, pts, err := plotter.NewLinePoints(xys)
+		// the line joins the points on the axis, not those drawn apart
+		var joined plotter.XYs
+		for _, xy := range xys {
+			if !apart.has(xy.X) {
+				joined = append(joined, xy)
+			}
+		}
+		if len(joined) == 0 {
+			joined = xys[:1]
+		}
+		line, err := plotter.NewLine(joined)
+		if err != nil {
+			return Figure{}, err
+		}
+		pts, err := plotter.NewScatter(xys)
 		if err != nil {
 			return Figure{}, err
 		}
@@ -270,6 +305,11 @@ func SweepFigure(name string, sw Sweep) (Figure, error) {
 		wrapCategories(p, len(sw.Categories), fr.width)
 	} else {
 		p.X.Tick.Marker = valueTicks(xs, p.X.Tick.Marker)
+		if len(apart.at) > 0 {
+			p.X.Tick.Marker = apart.ticks(p.X.Tick.Marker)
+			p.Add(apart)
+			notes = append(notes, apart.note)
+		}
 	}
 	if logY {
 		p.Y.Scale = plot.LogScale{}
@@ -298,6 +338,116 @@ func SweepFigure(name string, sw Sweep) (Figure, error) {
 	f := figure(name, sw.Title, caption, fr)
 	f.XValues, f.Refs, f.Paper = xvals, refs, sw.Paper
 	return f, nil
+}
+
+// apartAxis is where the values drawn apart sit on a numeric x axis:
+// past its largest value, behind a dashed separator.
+type apartAxis struct {
+	at    map[float64]string // position → name
+	sep   float64            // the separator's x
+	below float64            // the largest value on the axis
+	note  string
+}
+
+func (a apartAxis) has(x float64) bool { _, ok := a.at[x]; return ok }
+
+// placeApart moves the points of sw's values apart to their positions
+// past the axis (and the paper's numbers there with them).
+func placeApart(sw Sweep) (apartAxis, Sweep) {
+	isApart := map[float64]string{}
+	for _, a := range sw.Apart {
+		isApart[a.X] = a.Name
+	}
+	lo, hi := math.Inf(1), math.Inf(-1)
+	present := map[float64]bool{}
+	for _, s := range sw.Series {
+		for _, x := range s.X {
+			if _, ok := isApart[x]; ok {
+				present[x] = true
+				continue
+			}
+			lo, hi = min(lo, x), max(hi, x)
+		}
+	}
+	a := apartAxis{at: map[float64]string{}}
+	if len(present) == 0 || math.IsInf(lo, 1) {
+		return a, sw
+	}
+	gap := (hi - lo) * 0.15
+	if gap == 0 {
+		gap = math.Max(1, math.Abs(hi)*0.15)
+	}
+	pos := map[float64]float64{}
+	var names []string
+	k := 0
+	for _, v := range sw.Apart {
+		if !present[v.X] {
+			continue
+		}
+		k++
+		pos[v.X] = hi + float64(k)*gap
+		a.at[pos[v.X]] = v.Name
+		names = append(names, fmt.Sprintf("“%s” (x = %s)", v.Name, HumanNum(v.X)))
+	}
+	a.sep, a.below = hi+gap/2, hi
+	a.note = fmt.Sprintf("%s is no value on the axis: drawn apart at the right, past the dashed line, and not joined to the lines", strings.Join(names, ", "))
+	out := sw
+	out.Series = make([]Series, len(sw.Series))
+	for i, s := range sw.Series {
+		t := s
+		t.X = make([]float64, len(s.X))
+		for k, x := range s.X {
+			if p, ok := pos[x]; ok {
+				x = p
+			}
+			t.X[k] = x
+		}
+		out.Series[i] = t
+	}
+	out.Refs = make([]RefPoint, len(sw.Refs))
+	for i, r := range sw.Refs {
+		if p, ok := pos[r.X]; ok {
+			r.X = p
+		}
+		out.Refs[i] = r
+	}
+	return a, out
+}
+
+// Plot draws the dashed separator.
+func (a apartAxis) Plot(c draw.Canvas, p *plot.Plot) {
+	trX, _ := p.Transforms(&c)
+	x := trX(a.sep)
+	c.StrokeLine2(draw.LineStyle{Color: color.Gray{Y: 120}, Width: vg.Points(0.6), Dashes: []vg.Length{vg.Points(2), vg.Points(2)}}, x, c.Min.Y, x, c.Max.Y)
+}
+
+// ticks keeps base's ticks up to the largest value on the axis and adds
+// one named tick per value apart.
+func (a apartAxis) ticks(base plot.Ticker) plot.Ticker {
+	return apartTicks{base: base, a: a}
+}
+
+type apartTicks struct {
+	base plot.Ticker
+	a    apartAxis
+}
+
+func (t apartTicks) Ticks(lo, hi float64) []plot.Tick {
+	var out []plot.Tick
+	for _, tk := range t.base.Ticks(lo, math.Min(hi, t.a.below)) {
+		if tk.Value <= t.a.below*(1+1e-12) {
+			out = append(out, tk)
+		}
+	}
+	var xs []float64
+	for x := range t.a.at {
+		xs = append(xs, x)
+	}
+	sort.Float64s(xs)
+	for _, x := range xs {
+		out = append(out, plot.Tick{Value: x, Label: t.a.at[x]})
+	}
+	return out
 }
 
 // captionTail says what the error bars, markers and direction are.

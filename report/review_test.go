@@ -243,3 +243,41 @@ func TestTimeSeriesScalesAndIdentical(t *testing.T) {
 		t.Errorf("identical series: legend %q, caption %q", f.Legend, f.Caption)
 	}
 }
+
+// TestSentinelDrawnApart (review of issue 29, A7): a swept value that
+// means "none" (manager MTBF 0: the managers never fail) is no point on a
+// numeric axis: drawn at x = 0, left of the shortest MTBF, the lines read
+// "a longer MTBF gives a worse makespan". It is drawn past the largest
+// value at a tick of its name, not joined to the line.
+func TestSentinelDrawnApart(t *testing.T) {
+	f, err := SweepFigure("mtbf", Sweep{Title: "makespan", XLabel: "manager MTBF (s; 0 = none)", Metric: MetricInfo("makespan"),
+		Series: []Series{{Name: "grid-stat", X: []float64{0, 10800, 43200, 172800}, Y: []float64{100, 180, 140, 110}, Err: []float64{1, 2, 2, 1}}},
+		Apart:  []ApartX{{X: 0, Name: "none"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := f.fr.p
+	var none, zero []float64
+	for _, tk := range p.X.Tick.Marker.Ticks(p.X.Min, p.X.Max) {
+		switch tk.Label {
+		case "none":
+			none = append(none, tk.Value)
+		case "0":
+			zero = append(zero, tk.Value)
+		}
+	}
+	if len(none) != 1 || !(none[0] > 172800) || len(zero) != 0 {
+		t.Errorf("ticks: \"none\" at %v (want one, right of 172,800), \"0\" at %v (want none)", none, zero)
+	}
+	if !(p.X.Min >= 10800) {
+		t.Errorf("the axis starts at %g, left of the shortest MTBF", p.X.Min)
+	}
+	if !strings.Contains(f.Caption, "drawn apart") || !strings.Contains(f.Caption, "not joined") {
+		t.Errorf("caption: %q", f.Caption)
+	}
+	figs := []Figure{f}
+	render(t, "", figs)
+	if !strings.Contains(string(figs[0].SVG), ">none<") {
+		t.Errorf("the SVG has no tick reading \"none\"")
+	}
+}
