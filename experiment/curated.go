@@ -52,6 +52,7 @@ func WritePage(stores []*Store, dir string, o ReportOptions) (string, error) {
 	var specs []*Spec
 	var secs []report.Section
 	var exps []Experiment
+	pal := report.NewPalette() // a series is one colour on the whole page
 	for _, st := range stores {
 		out := filepath.Dir(st.Path) // exports sit next to their store
 		var rows []Row
@@ -67,7 +68,7 @@ func WritePage(stores []*Store, dir string, o ReportOptions) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		sec, err := SectionOf(s, rows)
+		sec, err := sectionOf(s, rows, pal)
 		if err != nil {
 			return "", err
 		}

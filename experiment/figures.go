@@ -254,7 +254,7 @@ func paperFigures(s *Spec) map[string]cite {
 // sweepFigures draws every metric of the sweep in every panel (unrendered:
 // report.Render draws them). A figure of a metric the paper draws says
 // which of the paper's figures it reproduces.
-func sweepFigures(s *Spec, aggs []Agg) ([]report.Figure, error) {
+func sweepFigures(s *Spec, aggs []Agg, pal *report.Palette) ([]report.Figure, error) {
 	ax := layoutOf(s, aggs)
 	facets := facetsOf(aggs, ax)
 	cites := paperFigures(s)
@@ -280,7 +280,7 @@ func sweepFigures(s *Spec, aggs []Agg) ([]report.Figure, error) {
 				xlabel = "configuration"
 			}
 			f, err := report.SweepFigure(name, report.Sweep{Title: ft, XLabel: xlabel, SeriesLabel: ax.seriesLabel(), Metric: mi, Series: series, Categories: cats,
-				Refs: refsOf(s, m, ax, fc, pos), Paper: cites[m].text, Apart: sentinels(xlabel)})
+				Refs: refsOf(s, m, ax, fc, pos), Paper: cites[m].text, Apart: sentinels(xlabel), Palette: pal})
 			if err != nil {
 				return nil, err
 			}

@@ -20,6 +20,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
@@ -179,6 +180,9 @@ type Sweep struct {
 	// largest value, each at a tick of its own name, not joined to the
 	// lines.
 	Apart []ApartX
+	// Palette colours the series by name across a report's figures (nil:
+	// by their order in this figure).
+	Palette *Palette
 }
 
 // ApartX is an x value drawn apart from a numeric axis, with its name.
@@ -236,10 +240,12 @@ func SweepFigure(name string, sw Sweep) (Figure, error) {
 		ours = "ours: "
 	}
 	nominal := sw.Categories != nil
+	slots := sw.Palette.slots(groupNames(sw.Series, groups))
 	for gi, g := range groups {
 		s := sw.Series[g[0]]
+		ci := slots[gi]
 		for _, k := range g {
-			colour[sw.Series[k].Name] = gi
+			colour[sw.Series[k].Name] = ci
 		}
 		off := 0.0
 		if nominal {
@@ -247,7 +253,7 @@ func SweepFigure(name string, sw Sweep) (Figure, error) {
 		}
 		xys, errs, hasErr, op := points(s, off, lo, hi, logY)
 		for k := range op {
-			op[k].colour = Color(gi)
+			op[k].colour = Color(ci)
 		}
 		open = append(open, op...)
 		xvals = max(xvals, distinct(s.X))
@@ -269,12 +275,12 @@ func SweepFigure(name string, sw Sweep) (Figure, error) {
 		if err != nil {
 			return Figure{}, err
 		}
-		c := Color(gi)
+		c := Color(ci)
 		line.Color = c
 		line.Width = vg.Points(1.2)
-		line.Dashes = dashes(gi)
+		line.Dashes = dashes(ci)
 		pts.Color = c
-		pts.Shape = Shape(gi)
+		pts.Shape = Shape(ci)
 		pts.Radius = vg.Points(2.5)
 		p.Add(line, pts)
 		if hasErr {
@@ -448,6 +454,59 @@ func (t apartTicks) Ticks(lo, hi float64) []plot.Tick {
 		out = append(out, plot.Tick{Value: x, Label: t.a.at[x]})
 	}
 	return out
+}
+
+// Palette gives each series name one colour, marker and dash for every
+// figure it is drawn with (a report's figures share one): a policy is
+// the same colour in every figure of a seed, whatever the order of the
+// series or the other series of each figure. Names take slots in the
+// order they are first met; within a figure, a name whose slot's colour
+// another series already has takes the next free one. A nil Palette
+// colours each figure's series in their order.
+type Palette struct {
+	mu   sync.Mutex
+	slot map[string]int
+}
+
+// NewPalette is an empty palette.
+func NewPalette() *Palette { return &Palette{slot: map[string]int{}} }
+
+// slots are the colour indices of one figure's series (by their names).
+func (p *Palette) slots(names []string) []int {
+	out := make([]int, len(names))
+	if p == nil {
+		for i := range out {
+			out[i] = i
+		}
+		return out
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	used := map[int]bool{}
+	for i, n := range names {
+		s, ok := p.slot[n]
+		if !ok {
+			s = len(p.slot)
+			p.slot[n] = s
+		}
+		c := s % len(palette)
+		for k := 0; k < len(palette) && used[c]; k++ {
+			c = (c + 1) % len(palette)
+		}
+		used[c] = true
+		out[i] = c
+	}
+	return out
+}
+
+// groupNames are the names that stand for groups of identical series:
+// each group's first.
+func groupNames(series []Series, groups [][]int) []string {
+	names := make([]string, len(groups))
+	for i, g := range groups {
+		names[i] = series[g[0]].Name
+	}
+	return names
 }
 
 // captionTail says what the error bars, markers and direction are.
@@ -659,23 +718,29 @@ func pointChart(name string, sw Sweep, caption string) (Figure, error) {
 	var open []openCI
 	colour := map[string]int{}
 	x0 := math.NaN()
+	var single [][]int
+	for i := range sw.Series {
+		single = append(single, []int{i})
+	}
+	slots := sw.Palette.slots(groupNames(sw.Series, single))
 	for i, s := range sw.Series {
-		colour[s.Name] = i
+		ci := slots[i]
+		colour[s.Name] = ci
 		x0 = s.X[0]
 		one := Series{Name: s.Name, X: []float64{float64(i)}, Y: s.Y[:1], Err: s.Err[:1]}
 		xys, errs, hasErr, op := points(one, 0, lo, hi, logY)
 		for k := range op {
-			op[k].colour = Color(i)
+			op[k].colour = Color(ci)
 		}
 		open = append(open, op...)
 		sc, err := plotter.NewScatter(xys)
 		if err != nil {
 			return Figure{}, err
 		}
-		sc.GlyphStyle = draw.GlyphStyle{Color: Color(i), Radius: vg.Points(3), Shape: Shape(i)}
+		sc.GlyphStyle = draw.GlyphStyle{Color: Color(ci), Radius: vg.Points(3), Shape: Shape(ci)}
 		p.Add(sc)
 		if hasErr {
-			if err := addErrorBars(p, xys, errs, Color(i)); err != nil {
+			if err := addErrorBars(p, xys, errs, Color(ci)); err != nil {
 				return Figure{}, err
 			}
 		}

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"image/color"
 	"math"
 	"slices"
 	"strings"
@@ -279,5 +280,60 @@ func TestSentinelDrawnApart(t *testing.T) {
 	render(t, "", figs)
 	if !strings.Contains(string(figs[0].SVG), ">none<") {
 		t.Errorf("the SVG has no tick reading \"none\"")
+	}
+}
+
+// legendColour is the colour of the legend entry of a figure's series.
+func legendColour(t *testing.T, f Figure, name string) color.Color {
+	t.Helper()
+	for _, e := range f.fr.legend {
+		if e.name == name || e.name == "ours: "+name {
+			for _, th := range e.thumbs {
+				switch v := th.(type) {
+				case *plotter.Line:
+					return v.Color
+				case *plotter.Scatter:
+					return v.Color
+				}
+			}
+		}
+	}
+	t.Fatalf("%s: no legend entry %q in %q", f.Name, name, f.Legend)
+	return nil
+}
+
+// TestSeriesColourFollowsName (review of issue 29, A8): a policy is one
+// colour in every figure of a report, whatever the order of the series
+// or the other series of each figure (srrm-r-et was light blue in exp1's
+// figures and pink in exp2's).
+func TestSeriesColourFollowsName(t *testing.T) {
+	pal := NewPalette()
+	xs := []float64{1, 2, 3}
+	mk := func(name string, y float64) Series {
+		return Series{Name: name, X: xs, Y: []float64{y, y + 1, y + 3}, Err: []float64{0.1, 0.1, 0.1}}
+	}
+	a, err := SweepFigure("exp1", Sweep{Title: "exp1", XLabel: "x", Metric: MetricInfo("mean_wait"), Palette: pal,
+		Series: []Series{mk("drrm", 1), mk("srrm-r-et", 2)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := SweepFigure("exp2", Sweep{Title: "exp2", XLabel: "x", Metric: MetricInfo("mean_wait"), Palette: pal,
+		Series: []Series{mk("fcfs", 5), mk("srrm-r-et", 2), mk("srrm", 3), mk("drrm", 1)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []string{"drrm", "srrm-r-et"} {
+		if ca, cb := legendColour(t, a, n), legendColour(t, b, n); ca != cb {
+			t.Errorf("%s is %v in one figure and %v in the other", n, ca, cb)
+		}
+	}
+	// within a figure the colours differ
+	seen := map[color.Color]string{}
+	for _, n := range []string{"fcfs", "srrm-r-et", "srrm", "drrm"} {
+		c := legendColour(t, b, n)
+		if o, dup := seen[c]; dup {
+			t.Errorf("%s and %s share a colour", n, o)
+		}
+		seen[c] = n
 	}
 }
