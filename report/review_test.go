@@ -337,3 +337,23 @@ func TestSeriesColourFollowsName(t *testing.T) {
 		seen[c] = n
 	}
 }
+
+// TestSymLogThreshold (review of issue 29, C15): the symmetric-log
+// threshold is the largest power of ten not above the smallest positive
+// value, raised to a thousandth of the largest value when the smallest is
+// smaller still — as docs/reports.md says.
+func TestSymLogThreshold(t *testing.T) {
+	for _, c := range []struct {
+		v    []float64
+		want float64
+	}{
+		{[]float64{0, 20, 3000}, 10},
+		{[]float64{0, 0.001, 5000}, 1}, // 5000/1000 = 5: 1, not 0.001
+		{[]float64{0, 0.25, 100}, 0.1},
+		{[]float64{0, 0}, 1},
+	} {
+		if got := symLogThreshold([][]float64{c.v}); got != c.want {
+			t.Errorf("threshold of %v: %g, want %g", c.v, got, c.want)
+		}
+	}
+}
