@@ -943,6 +943,13 @@ func timeScale(span float64) (float64, string) {
 	return 1, "s"
 }
 
+// spanText writes a time span "from to to" in one unit, the unit of a
+// time axis over it (not "776.5 s to 8.276 days").
+func spanText(from, to float64) string {
+	div, unit := timeScale(to - from)
+	return HumanNum(from/div) + " to " + HumanNum(to/div) + " " + unit
+}
+
 func durationText(s float64) string {
 	switch {
 	case s >= 86400:

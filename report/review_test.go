@@ -357,3 +357,20 @@ func TestSymLogThreshold(t *testing.T) {
 		}
 	}
 }
+
+// TestGanttWindowInOneUnit (review of issue 29, C20): the Gantt chart's
+// caption gives its window in one unit, the unit of its time axis: not
+// "776.5 s to 8.284 days".
+func TestGanttWindowInOneUnit(t *testing.T) {
+	var jobs []GanttJob
+	for i := 0; i < GanttMaxJobs+50; i++ {
+		jobs = append(jobs, GanttJob{ID: int64(i), Start: 776.5 + float64(i)*1430, End: 776.5 + float64(i)*1430 + 5000, Nodes: [][2]int{{i % 4, i % 4}}})
+	}
+	f, err := GanttFigure("g", "cloud", jobs, 4, GanttOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "(time 0.008987 to 8.284 days)"; !strings.Contains(f.Caption, want) {
+		t.Errorf("caption %q lacks %q", f.Caption, want)
+	}
+}
