@@ -140,6 +140,14 @@ func BenchmarkFig89(b *testing.B) {
 		{"Par-1000-u-single", "SDSC-Par", "1000", "u", "easy-single"},
 		{"Atlas-3000-random-easy", "LLNL-Atlas", "3000", "random", "easy"},
 		{"Atlas-3000-expected-single", "LLNL-Atlas", "3000", "expected", "easy-single"},
+		// The largest platform, every node choice (issue 30: the pass
+		// over every idle node was 93 % of these runs), and 1,000 nodes
+		// to compare with.
+		{"Atlas-1000-u-easy", "LLNL-Atlas", "1000", "u", "easy"},
+		{"Atlas-27000-random-easy", "LLNL-Atlas", "27000", "random", "easy"},
+		{"Atlas-27000-u-easy", "LLNL-Atlas", "27000", "u", "easy"},
+		{"Atlas-27000-u-single", "LLNL-Atlas", "27000", "u", "easy-single"},
+		{"Atlas-27000-expected-easy", "LLNL-Atlas", "27000", "expected", "easy"},
 	}
 	cfgs := s.Configs()
 	for _, bc := range cases {

@@ -2,7 +2,10 @@ package experiment
 
 import (
 	"fmt"
+	"strconv"
+	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/gridsched/gridsched/gen"
 
@@ -19,6 +22,108 @@ type Cache struct {
 	entries  map[string]*cacheEntry
 	resolved map[int]*resolvedEntry
 	admitted map[string]*admittedEntry // seed 000's admitted-by-both requests, by admittedKey
+	// generated: the generated workloads the runs of a sweep share, by
+	// sharedKey; users: how many of the sweep's runs not yet finished
+	// have each key (expect, finished).
+	generated map[string]*generatedEntry
+	users     map[string]int
+	// generations counts the workloads generated for runs, shared or
+	// not (tests check that sharers generate once).
+	generations atomic.Int64
+	// own: every run generates its own workload, as outside a sweep
+	// (tests compare a sweep with and without sharing).
+	own bool
+}
+
+// generatedEntry is one generated workload (fitted to its platform),
+// the platform and the generator's own platform (set on the run's config
+// by generate); read only once made.
+type generatedEntry struct {
+	once          sync.Once
+	w             *workload.Workload
+	plat, cfgPlat *model.Platform
+	err           error
+}
+
+// sharedKey names what a generated workload depends on: the
+// replication's seed and every parameter of the configuration but the
+// policy. The policies of one replication simulate the same jobs
+// (common random numbers), so they share one generation instead of
+// repeating it (issue 30: 21.5 % of the lublin-load sweep).
+func sharedKey(r Run) string {
+	var b strings.Builder
+	b.WriteString(strconv.FormatUint(r.Seed, 10))
+	for _, p := range r.Config.Params {
+		if p.Key != "policy" {
+			b.WriteString("|" + p.Key + "=" + FormatValue(p.Value))
+		}
+	}
+	return b.String()
+}
+
+// expect tells the cache the runs a sweep is about to execute, so that
+// a workload generated for one of them is kept until the last run that
+// shares it has finished (finished), then dropped.
+func (c *Cache) expect(runs []Run) {
+	if c.own {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.users == nil {
+		c.users, c.generated = map[string]int{}, map[string]*generatedEntry{}
+	}
+	for _, r := range runs {
+		c.users[sharedKey(r)]++
+	}
+}
+
+// finished tells the cache that run r (one of those expected) is done.
+func (c *Cache) finished(r Run) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	k := sharedKey(r)
+	if c.users[k] == 0 {
+		return // not expected (the cache generates its own workloads)
+	}
+	if c.users[k]--; c.users[k] == 0 {
+		delete(c.users, k)
+		delete(c.generated, k)
+	}
+}
+
+// generate is the generated workload of run r, made once for every
+// expected run that shares it (sharedKey) and read only by them; a run
+// the cache was not told of generates its own.
+func (c *Cache) generate(r Run, res *resolvedEntry, cfg *simulate.Config) (*workload.Workload, *model.Platform, error) {
+	key := sharedKey(r)
+	c.mu.Lock()
+	var e *generatedEntry
+	if c.users[key] > 0 {
+		if e = c.generated[key]; e == nil {
+			e = &generatedEntry{}
+			c.generated[key] = e
+		}
+	}
+	c.mu.Unlock()
+	if e == nil {
+		c.generations.Add(1)
+		return generate(res, cfg)
+	}
+	own := cfg.Platform
+	e.once.Do(func() {
+		c.generations.Add(1)
+		e.w, e.plat, e.err = generate(res, cfg)
+		e.cfgPlat = cfg.Platform
+	})
+	if e.err != nil {
+		return nil, nil, e.err
+	}
+	if own != nil {
+		return e.w, own, nil // this run's own platform (same shape as the shared one's)
+	}
+	cfg.Platform = e.cfgPlat // what generate set
+	return e.w, e.plat, nil
 }
 
 // resolvedEntry is a configuration resolved once: its run config and,

@@ -488,9 +488,9 @@ func (s *Spec) execute(r Run, res *resolvedEntry, pol string, cache *Cache) (map
 			plat = cfg.Platform // this run's own platform (same shape as the cached one)
 		}
 	} else if _, loop := system.Loop(pol); loop {
-		wl, _, err = generate(res, &cfg)
+		wl, _, err = cache.generate(r, res, &cfg)
 	} else {
-		wl, plat, err = generate(res, &cfg)
+		wl, plat, err = cache.generate(r, res, &cfg)
 		if err == nil && w.AdmittedByBoth {
 			wl, err = cache.admittedByBoth(admittedKey(r), res, &cfg, wl, plat)
 		}

@@ -58,6 +58,9 @@ type Estimate struct {
 // runs per worker, at least 8.
 func SampleRuns(workers int) int { return max(8, 2*workers) }
 
+// newSweepCache makes a sweep's cache (tests observe it).
+var newSweepCache = NewCache
+
 // Summary tells what a sweep did.
 type Summary struct {
 	Configs, Ran, AlreadyDone int
@@ -81,7 +84,7 @@ func Sweep(s *Spec, st *Store, o Options) (Summary, error) {
 	if err != nil {
 		return sum, err
 	}
-	cache := NewCache()
+	cache := newSweepCache()
 	gc := newGCTuner(o.Workers)
 	defer gc.restore()
 	ex := &executor{s: s, st: st, o: o, cache: cache, gc: gc}
@@ -241,6 +244,29 @@ func sampleFirst(runs []Run, k int) []Run {
 	return out
 }
 
+// sharersTogether moves the runs that share a generated workload
+// (sharedKey) next to the first of them, after the first skip runs (the
+// estimate's sample), which keep their place; the others keep their
+// order. Then a generated workload is kept only while its few runs are
+// in flight, not across the sweep.
+func sharersTogether(runs []Run, skip int) []Run {
+	rest := runs[skip:]
+	groups := map[string][]Run{}
+	var order []string
+	for _, r := range rest {
+		k := sharedKey(r)
+		if _, ok := groups[k]; !ok {
+			order = append(order, k)
+		}
+		groups[k] = append(groups[k], r)
+	}
+	out := append(make([]Run, 0, len(runs)), runs[:skip]...)
+	for _, k := range order {
+		out = append(out, groups[k]...)
+	}
+	return out
+}
+
 // metricValues returns, by configuration id, the stored values of metric
 // by replication.
 func (ex *executor) metricValues(metric string) (map[string]map[int]float64, error) {
@@ -278,6 +304,8 @@ func (ex *executor) run(runs []Run) (int, error) {
 		runs = sampleFirst(runs, sample)
 	}
 	ex.rounds++
+	runs = sharersTogether(runs, sample)
+	ex.cache.expect(runs)
 	inSample := make(map[string]bool, sample)
 	for _, r := range runs[:sample] {
 		inSample[r.Key] = true
@@ -298,6 +326,7 @@ func (ex *executor) run(runs []Run) (int, error) {
 			for r := range jobs {
 				t0 := time.Now()
 				m, err := ex.s.Execute(r, ex.cache)
+				ex.cache.finished(r)
 				results <- result{run: r, metrics: m, err: err, took: time.Since(t0)}
 			}
 		}()

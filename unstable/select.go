@@ -1,6 +1,7 @@
 package unstable
 
 import (
+	"math/bits"
 	"slices"
 
 	"github.com/gridsched/gridsched/engine"
@@ -44,16 +45,14 @@ type scratch struct {
 // (Sorting every idle node at every start was 84 % of
 // easy-unstable-fig89's large platforms; issue 19.)
 func ordered(v *engine.View, j *engine.Job, dst engine.Alloc, sc *scratch, key func(n int) (float64, float64)) (engine.Alloc, bool) {
-	need := j.Procs
-	if need > v.FreePEs() {
+	if j.Procs > v.FreePEs() {
 		return dst, false
 	}
 	if sc == nil {
 		sc = &scratch{}
 	}
-	per := max(1, v.AvailPEs()/max(1, v.NumNodes()))
-	keep := 2*((need+per-1)/per) + KeepMargin
 	h := sc.keys[:0]
+	keep := keepFor(v, j)
 	dropped := false
 	for n := v.NextFreeNode(0); n >= 0; n = v.NextFreeNode(n + 1) {
 		k, k2 := key(n)
@@ -70,6 +69,20 @@ func ordered(v *engine.View, j *engine.Job, dst engine.Alloc, sc *scratch, key f
 			dropped = true
 		}
 	}
+	return orderedFrom(v, j, dst, sc, key, h, dropped)
+}
+
+// keepFor is how many nodes ordered keeps for j: twice the nodes it needs
+// at the platform's mean processors per node, plus KeepMargin.
+func keepFor(v *engine.View, j *engine.Job) int {
+	per := max(1, v.AvailPEs()/max(1, v.NumNodes()))
+	return 2*((j.Procs+per-1)/per) + KeepMargin
+}
+
+// orderedFrom is ordered after its pass: h holds the kept nodes (a
+// max-heap), dropped tells whether any idle node was left out.
+func orderedFrom(v *engine.View, j *engine.Job, dst engine.Alloc, sc *scratch, key func(n int) (float64, float64), h []nodeKey, dropped bool) (engine.Alloc, bool) {
+	need := j.Procs
 	if dropped {
 		pes := 0
 		for _, x := range h {
@@ -102,14 +115,18 @@ func ordered(v *engine.View, j *engine.Job, dst engine.Alloc, sc *scratch, key f
 	if need > 0 {
 		return dst, false
 	}
-	// Allocations list nodes in increasing order; each node gives what it
-	// gave in list order (the last node taken may give part of its idle
-	// processors).
+	return addPicked(dst, picked), true
+}
+
+// addPicked lists the picked nodes in increasing order (as allocations
+// do); each node gives what it gave in list order (the last node taken
+// may give part of its idle processors).
+func addPicked(dst engine.Alloc, picked []nodeTake) engine.Alloc {
 	slices.SortFunc(picked, func(a, b nodeTake) int { return a.n - b.n })
 	for _, p := range picked {
 		dst = dst.Add(p.n, p.take)
 	}
-	return dst, true
+	return dst
 }
 
 // KeepMargin is how many nodes ordered keeps beyond twice the nodes the
@@ -194,7 +211,41 @@ func (r Random) Select(v *engine.View, j *engine.Job, dst engine.Alloc) (engine.
 	for len(sc.nodeMix) < v.NumNodes() {
 		sc.nodeMix = append(sc.nodeMix, mix(uint64(len(sc.nodeMix))+0x9e3779b97f4a7c15))
 	}
-	return ordered(v, j, dst, sc, func(n int) (float64, float64) { return drawNext(prefix, sc.nodeMix[n]), 0 })
+	key := func(n int) (float64, float64) { return drawNext(prefix, sc.nodeMix[n]), 0 }
+	if j.Procs > v.FreePEs() {
+		return dst, false
+	}
+	// ordered's pass, with the draw's 53 bits compared as integers (the
+	// draw is bits/2⁵³, exact and monotone) and a node that cannot enter
+	// the kept set rejected by one comparison with the largest kept draw:
+	// at 27,000 nodes the pass is the whole cost of a start.
+	keep := keepFor(v, j)
+	h := sc.keys[:0]
+	dropped := false
+	limit := uint64(1) << 53 // a draw below it can enter the full set
+	for w := v.NextFreeWord(0); w >= 0; w = v.NextFreeWord(w + 1) {
+		for m := v.FreeWord(w); m != 0; m &= m - 1 {
+			n := w<<6 + bits.TrailingZeros64(m)
+			raw := mix(prefix^sc.nodeMix[n]) >> 11
+			if len(h) < keep {
+				h = append(h, nodeKey{float64(raw) / (1 << 53), 0, n})
+				siftUpMax(h, len(h)-1)
+				if len(h) == keep {
+					limit = uint64(h[0].k * (1 << 53))
+				}
+				continue
+			}
+			dropped = true
+			// Nodes come in increasing index: one whose draw equals the
+			// largest kept one comes after it.
+			if raw < limit {
+				h[0] = nodeKey{float64(raw) / (1 << 53), 0, n}
+				siftDownMax(h, 0)
+				limit = uint64(h[0].k * (1 << 53))
+			}
+		}
+	}
+	return orderedFrom(v, j, dst, sc, key, h, dropped)
 }
 
 // ByU is the improved algorithm's choice (§2.3–2.4): idle nodes by
@@ -205,6 +256,9 @@ var _ policy.NodeSelector = ByU{}
 
 func (s ByU) Select(v *engine.View, j *engine.Job, dst engine.Alloc) (engine.Alloc, bool) {
 	s.S.grow(v.NumNodes())
+	if s.S.tracking {
+		return s.S.indexed(v, j, dst, keyU)
+	}
 	return ordered(v, j, dst, &s.S.sc, func(n int) (float64, float64) { return -s.S.U[n], 0 })
 }
 
@@ -219,6 +273,9 @@ var _ policy.NodeSelector = ByExpected{}
 
 func (s ByExpected) Select(v *engine.View, j *engine.Job, dst engine.Alloc) (engine.Alloc, bool) {
 	s.S.grow(v.NumNodes())
+	if s.S.tracking {
+		return s.S.indexed(v, j, dst, keyExpected)
+	}
 	return ordered(v, j, dst, &s.S.sc, func(n int) (float64, float64) {
 		sp := v.Node(n)
 		return (1 - sp.Stability) * sp.Delay, -s.S.U[n] // higher u first

@@ -104,20 +104,25 @@ func (s refByExpected) Select(v *engine.View, j *engine.Job, dst engine.Alloc) (
 	})
 }
 
-// TestPropertySelectionsEqualSort: the heap-based node selections (random,
-// u, expected) take exactly the nodes and processors the stable sort of
-// every idle node took, start for start, under EASY and SingleBackfill
-// with the published instability process (seed 002 §2.1, §2.3–2.4: the
-// machines in list order until RPE is met). Platforms of several
-// processors per node so a job takes part of a node; few distinct
-// stabilities and delays so keys tie and the index order decides.
+// TestPropertySelectionsEqualSort: the node selections (random, u,
+// expected; u and expected through the node index when an instability
+// process tracks the nodes, through the bounded heap otherwise) take
+// exactly the nodes and processors the stable sort of every idle node
+// took, start for start, under EASY and SingleBackfill with the published
+// or the periods process (seed 002 §2.1, §2.3–2.4: the machines in list
+// order until RPE is met). Platforms of several processors per node so a
+// job takes part of a node; few distinct stabilities and delays so keys
+// tie and the index order decides; nodes that fail (their jobs requeued
+// or failed), come back and are added, so the index must hear of every
+// node that becomes idle.
 func TestPropertySelectionsEqualSort(t *testing.T) {
 	rapid.Check(t, func(rt *rapid.T) {
 		nodes := rapid.IntRange(1, 24).Draw(rt, "nodes")
 		pes := rapid.IntRange(1, 4).Draw(rt, "pes")
 		p := model.Uniform("u", nodes, pes)
+		stab := func() float64 { return []float64{0.2, 0.5, 0.8, 1}[rapid.IntRange(0, 3).Draw(rt, "p")] }
 		for i := range p.Nodes {
-			p.Nodes[i].Stability = []float64{0.2, 0.5, 0.8, 1}[rapid.IntRange(0, 3).Draw(rt, "p")]
+			p.Nodes[i].Stability = stab()
 			p.Nodes[i].Delay = float64(rapid.IntRange(1, 3).Draw(rt, "d"))
 		}
 		var jobs []model.Job
@@ -127,10 +132,26 @@ func TestPropertySelectionsEqualSort(t *testing.T) {
 			j.Estimate = run + float64(rapid.IntRange(0, 10).Draw(rt, "slack"))
 			jobs = append(jobs, j)
 		}
+		type event struct {
+			kind    int // 0 fail, 1 repair, 2 add
+			at      float64
+			node    int
+			requeue bool
+			spec    model.NodeSpec
+		}
+		var events []event
+		for i, k := 0, rapid.IntRange(0, 6).Draw(rt, "platform_events"); i < k; i++ {
+			ev := event{kind: rapid.IntRange(0, 2).Draw(rt, "kind"), at: float64(rapid.IntRange(0, 120).Draw(rt, "when")),
+				node: rapid.IntRange(0, nodes-1).Draw(rt, "node"), requeue: rapid.Bool().Draw(rt, "requeue")}
+			ev.spec = model.NodeSpec{PEs: pes, Speed: 1, Stability: stab(), Delay: 2}
+			events = append(events, ev)
+		}
 		seed := rapid.Uint64().Draw(rt, "seed")
+		params := Params{Model: rapid.SampledFrom([]string{"published", "periods"}).Draw(rt, "model"), Cycle: 60}
+		indexed := rapid.Bool().Draw(rt, "indexed")
 		// The selections keep only the nodes a job can need: no margin
 		// makes them fall back to every node often, the default hardly.
-		defer func(m int) { KeepMargin = m }(KeepMargin)
+		defer func(m int, ix bool) { KeepMargin, indexSelections = m, ix }(KeepMargin, indexSelections)
 		KeepMargin = rapid.SampledFrom([]int{0, 1, 16}).Draw(rt, "keep_margin")
 		type mk func(*State) policy.NodeSelector
 		sels := []struct {
@@ -146,25 +167,40 @@ func TestPropertySelectionsEqualSort(t *testing.T) {
 			"easy":        func(s policy.NodeSelector) engine.Policy { return policy.NewEASY(s) },
 			"easy-single": func(s policy.NodeSelector) engine.Policy { return NewSingleBackfill(s, "arrival") },
 		}
-		sim := func(what string, sel mk, loop func(policy.NodeSelector) engine.Policy) []string {
-			st := NewState(nodes, Params{Model: "published"}, seed)
+		sim := func(what string, sel mk, loop func(policy.NodeSelector) engine.Policy, ix bool) []string {
+			indexSelections = ix
+			st := NewState(nodes, params, seed)
 			e := engine.New(p, jobs, loop(sel(st)), engine.Options{Overrun: engine.OverrunExtend})
-			e.AddHook(Published{State: st})
+			if params.Model == "periods" {
+				e.AddHook(NewPeriods(st))
+			} else {
+				e.AddHook(Published{State: st})
+			}
+			for _, ev := range events {
+				switch ev.kind {
+				case 0:
+					e.FailNode(ev.at, ev.node, ev.requeue)
+				case 1:
+					e.RepairNode(ev.at, ev.node)
+				default:
+					e.AddNode(ev.at, ev.spec)
+				}
+			}
 			if err := e.Run(); err != nil {
 				rt.Fatalf("%s: %v", what, err)
 			}
 			var out []string
 			for _, j := range e.Jobs() {
-				out = append(out, fmt.Sprintf("job %d: %g–%g on %s", j.ID, j.Start, j.End, j.Alloc))
+				out = append(out, fmt.Sprintf("job %d: %s %g–%g on %s", j.ID, j.State, j.Start, j.End, j.Alloc))
 			}
 			return append(out, fmt.Sprint("mean QoS ", st.MeanQoS()))
 		}
 		for _, s := range sels {
 			for ln, loop := range loops {
-				got, want := sim(s.name+"/"+ln, s.now, loop), sim(s.name+"/"+ln+" (sort)", s.ref, loop)
+				got, want := sim(s.name+"/"+ln, s.now, loop, indexed), sim(s.name+"/"+ln+" (sort)", s.ref, loop, false)
 				for i := range want {
 					if got[i] != want[i] {
-						rt.Fatalf("%s/%s: %s, the sort gave %s", s.name, ln, got[i], want[i])
+						rt.Fatalf("%s/%s (indexed %v): %s, the sort gave %s", s.name, ln, indexed, got[i], want[i])
 					}
 				}
 			}

@@ -77,6 +77,11 @@ type State struct {
 	params Params
 	seed   uint64
 	sc     scratch // the node selections' buffers
+	// tracking: an instability process tells the state of every node
+	// that may have become idle (track), so the u and expected
+	// selections keep the nodes in an index.
+	tracking bool
+	idx      nodeIndex
 }
 
 // NewState makes the state for a platform of n nodes.
@@ -143,6 +148,7 @@ func (s *State) finish(j *engine.Job) {
 	for _, n := range nodes {
 		s.U[n] = (s.U[n]*float64(s.count[n]) + qr) / float64(s.count[n]+1)
 		s.count[n]++
+		s.idx.mark(int(n)) // its keys changed
 	}
 	delete(s.delay, j.Index)
 }
@@ -213,6 +219,7 @@ var _ engine.Hook = Published{}
 
 // Before applies the model to an event.
 func (h Published) Before(e *engine.Engine, n engine.Notice) {
+	h.track(e, n)
 	v := e.View()
 	switch n.Kind {
 	case engine.NoticeSubmitted:
@@ -276,6 +283,7 @@ const periodsTag = -0x5eed0002 // timer tags: periodsTag − node
 
 // Before applies the model to an event.
 func (h *Periods) Before(e *engine.Engine, n engine.Notice) {
+	h.track(e, n)
 	v := e.View()
 	if !h.started {
 		h.started = true
