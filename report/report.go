@@ -440,10 +440,15 @@ type apartTicks struct {
 
 func (t apartTicks) Ticks(lo, hi float64) []plot.Tick {
 	var out []plot.Tick
-	for _, tk := range t.base.Ticks(lo, math.Min(hi, t.a.below)) {
-		if tk.Value <= t.a.below*(1+1e-12) {
-			out = append(out, tk)
+	if top := math.Min(hi, t.a.below); top > lo {
+		for _, tk := range t.base.Ticks(lo, top) {
+			if tk.Value <= t.a.below*(1+1e-12) {
+				out = append(out, tk)
+			}
 		}
+	} else {
+		// one value on the axis
+		out = distinctLabels([]plot.Tick{{Value: t.a.below, Label: "x"}})
 	}
 	var xs []float64
 	for x := range t.a.at {

@@ -281,6 +281,21 @@ func TestSentinelDrawnApart(t *testing.T) {
 	if !strings.Contains(string(figs[0].SVG), ">none<") {
 		t.Errorf("the SVG has no tick reading \"none\"")
 	}
+	// one value on the axis besides "none" (the quick scale's [0, 10800])
+	q, err := SweepFigure("mtbf-quick", Sweep{Title: "makespan", XLabel: "manager MTBF (s; 0 = none)", Metric: MetricInfo("makespan"),
+		Series: []Series{{Name: "grid-stat", X: []float64{0, 10800}, Y: []float64{100, 180}, Err: []float64{1, 2}},
+			{Name: "grid-minmin", X: []float64{0, 10800}, Y: []float64{90, 170}, Err: []float64{1, 2}}},
+		Apart: []ApartX{{X: 0, Name: "none"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	qs := []Figure{q}
+	render(t, "", qs)
+	for _, want := range []string{">none<", ">10.8 k<"} {
+		if !strings.Contains(string(qs[0].SVG), want) {
+			t.Errorf("one value and none: the SVG has no tick %q", want)
+		}
+	}
 }
 
 // legendColour is the colour of the legend entry of a figure's series.
