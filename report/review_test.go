@@ -389,3 +389,18 @@ func TestGanttWindowInOneUnit(t *testing.T) {
 		t.Errorf("caption %q lacks %q", f.Caption, want)
 	}
 }
+
+// TestSummaryCountsExact (review of issue 29, B13, in part): a run's
+// summary table gives whole numbers exactly (54,034 jobs, not "54.03 k").
+func TestSummaryCountsExact(t *testing.T) {
+	tb := summaryTable([]map[string]any{{"jobs": 54034.0, "wait": map[string]any{"mean": 20576.23748, "median": 1229.0}, "killed": -3.0}}, []string{"easy"})
+	got := map[string]string{}
+	for _, r := range tb.Rows {
+		got[r[0]] = r[1]
+	}
+	for k, want := range map[string]string{"jobs": "54,034", "wait.median": "1,229", "wait.mean": "20.58 k", "killed": "-3"} {
+		if got[k] != want {
+			t.Errorf("%s reads %q, want %q", k, got[k], want)
+		}
+	}
+}
