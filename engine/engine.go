@@ -162,6 +162,17 @@ type ConsultingPolicy interface {
 	Consultation() Consultation
 }
 
+// FinishingPolicy is a Policy that holds resources (an external scheduler
+// process) or checks the end of a run. Whoever runs the engine calls
+// Finish once, after Run returns (also when it returned an error), with
+// Run's error; Finish releases what the policy holds and returns the
+// run's error: err, or its own when err is nil (a scheduler that left
+// jobs waiting forever).
+type FinishingPolicy interface {
+	Policy
+	Finish(v *View, err error) error
+}
+
 // Observer records what happens. Observers must not change the simulation.
 type Observer interface {
 	JobSubmitted(now float64, j *Job)

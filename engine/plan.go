@@ -120,3 +120,18 @@ func (p *Plan) Timer(at float64, tag int64) error {
 	p.e.Timer(at, tag)
 	return nil
 }
+
+// Fail stops the run with err: for a policy that cannot go on (an
+// external scheduler that crashed or broke its protocol). The engine's
+// state stays as the last valid action left it; Run returns err (the
+// first error of the run wins).
+func (p *Plan) Fail(err error) {
+	if p.e.err == nil {
+		p.e.err = err
+	}
+}
+
+// Failed reports whether the run has stopped with an error (an invalid
+// action or Fail): the engine returns from Run after this Schedule call,
+// so a policy should stop proposing.
+func (p *Plan) Failed() bool { return p.e.err != nil }

@@ -6,6 +6,7 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"sort"
 	"strconv"
@@ -310,6 +311,7 @@ func ReadAggFile(name string, data []byte) (*AggFile, error) {
 	}
 	keys := recs[0][11:]
 	seen := map[int]bool{}
+	pairLine := map[pairKey]int{}
 	for j, rec := range recs[1:] {
 		line := first + 1 + j
 		bad := func(format string, args ...any) error {
@@ -317,8 +319,11 @@ func ReadAggFile(name string, data []byte) (*AggFile, error) {
 		}
 		num := func(col int, what string) (float64, error) {
 			v, err := strconv.ParseFloat(rec[col], 64)
-			if err != nil {
-				return 0, bad("%s: want a number, got %q", what, rec[col])
+			switch {
+			case err != nil || math.IsNaN(v) || math.IsInf(v, 0):
+				return 0, bad("%s: want a finite number, got %q", what, rec[col])
+			case v < 0 && (what == "sd" || what == "diff_sd"):
+				return 0, bad("%s: a standard deviation is not negative, got %q", what, rec[col])
 			}
 			return v, nil
 		}
@@ -360,7 +365,11 @@ func ReadAggFile(name string, data []byte) (*AggFile, error) {
 						return nil, err
 					}
 				}
-				f.stats[statKey{cfg, rec[3]}] = s
+				k := statKey{cfg, rec[3]}
+				if _, dup := f.stats[k]; dup {
+					return nil, bad("a second stat row of configuration %d, metric %s", cfg, rec[3])
+				}
+				f.stats[k] = s
 				continue
 			}
 			base, err := strconv.Atoi(rec[2])
@@ -379,9 +388,27 @@ func ReadAggFile(name string, data []byte) (*AggFile, error) {
 					}
 				}
 			}
-			f.pairs[pairKey{cfg, base, rec[3]}] = p
+			// The mean of the differences is the difference of the means
+			// (to rounding): a hand-edited diff_mean is refused.
+			if tol := 1e-9 * math.Max(1, math.Max(math.Abs(p.Mean), math.Abs(p.BaseMean))); n > 0 && math.Abs(p.DiffMean-(p.Mean-p.BaseMean)) > tol {
+				return nil, bad("diff_mean %s is not mean − base_mean (%s − %s)", rec[8], rec[5], rec[7])
+			}
+			k := pairKey{cfg, base, rec[3]}
+			if _, dup := f.pairs[k]; dup {
+				return nil, bad("a second pair row of configurations %d and %d, metric %s", cfg, base, rec[3])
+			}
+			f.pairs[k] = p
+			pairLine[k] = line
 		default:
 			return nil, bad("kind: want config, stat or pair, got %q", rec[0])
+		}
+	}
+	// A pair over every replication of its subject has the subject's
+	// mean.
+	for k, p := range f.pairs {
+		st, ok := f.stats[statKey{k.subject, k.metric}]
+		if ok && p.N > 0 && st.N == p.N && math.Abs(st.Mean-p.Mean) > 1e-9*math.Max(1, math.Abs(st.Mean)) {
+			return nil, fmt.Errorf("%s:%d: the pair's mean %s is not configuration %d's mean %s over the same %d replications", name, pairLine[k], fnum(p.Mean), k.subject, fnum(st.Mean), p.N)
 		}
 	}
 	return f, nil

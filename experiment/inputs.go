@@ -94,8 +94,12 @@ func (s *Spec) inputRefs() ([]Input, error) {
 	// Files of the systems' sections: what their Prepare resolves, for
 	// the spec's sections and for every value a grid or zip sets in one.
 	record := func(key string, sec any) {
+		sys, _ := system.BySection(key)
 		system.Prepare(map[string]any{key: sec}, func(f string) string {
 			p := s.resolvePath(f, false)
+			if sys != nil && sys.MaybeFiles && !fileExists(p) {
+				return p // a word that names no file (an external scheduler's python3)
+			}
 			refs = append(refs, ref{key, f, p})
 			return p
 		})

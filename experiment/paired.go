@@ -136,6 +136,7 @@ func (s Stat) HalfWidth() float64 {
 type diff struct {
 	present    bool // both configurations have the metric
 	paired     bool // from the replications they share (paired t); else Welch
+	exact      bool // paired, every replication's difference the same (sd 0)
 	n, nBase   int  // replications: pairs (paired), or each side's (Welch)
 	a, b, d, h float64
 }
@@ -146,8 +147,13 @@ type diff struct {
 func compareAt(data Data, subject, base int, metric string) diff {
 	p := data.Pair(subject, base, metric)
 	if p.N >= 2 {
-		return diff{present: true, paired: true, n: p.N, nBase: p.N, a: p.Mean, b: p.BaseMean, d: p.DiffMean,
+		out := diff{present: true, paired: true, n: p.N, nBase: p.N, a: p.Mean, b: p.BaseMean, d: p.DiffMean,
 			h: t975(float64(p.N-1)) * p.DiffSD / math.Sqrt(float64(p.N))}
+		// A zero-width interval: every replication gives the same
+		// difference (deterministic configurations), not a t interval of
+		// independent draws; the row says so.
+		out.exact = p.DiffSD == 0
+		return out
 	}
 	sa, sb := data.Stat(subject, metric), data.Stat(base, metric)
 	if sa.N == 0 || sb.N == 0 {
@@ -176,10 +182,15 @@ func welchHalfWidth(a, b Stat) float64 {
 	return t975(df) * math.Sqrt(va+vb)
 }
 
-// rel is the relative effect (subject − base)/|base| and its half-width
-// (NaN when the base is 0).
+// rel is the relative effect (subject − base)/|base| and its
+// half-width: 0 ± 0 when both sides are exactly 0 in every replication
+// (no difference at all), NaN when the base is 0 otherwise (no relative
+// size: see classify).
 func (x diff) rel() (float64, float64) {
 	if x.b == 0 {
+		if x.d == 0 && x.h == 0 {
+			return 0, 0
+		}
 		return math.NaN(), math.NaN()
 	}
 	return x.d / math.Abs(x.b), x.h / math.Abs(x.b)
@@ -194,11 +205,17 @@ func (x diff) ratio() float64 {
 	return math.NaN()
 }
 
-// test names the interval used: "paired t, n=30" or "Welch, n=5+5".
+// test names the interval used: "paired t, n=30", "Welch, n=5+5",
+// "exact (sd 0), n=2" (the same difference in every replication: a
+// zero-width interval) or "n=1 (one replication, no CI)".
 func (x diff) test() string {
 	switch {
 	case !x.present:
 		return "–"
+	case x.paired && x.n == 1:
+		return "n=1 (one replication, no CI)"
+	case x.exact:
+		return "exact (sd 0), n=" + itoa(x.n)
 	case x.paired:
 		return "paired t, n=" + itoa(x.n)
 	}

@@ -1,6 +1,7 @@
 package experiment
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"runtime"
@@ -8,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/gridsched/gridsched/system"
 )
 
 // Options control a sweep.
@@ -64,7 +67,38 @@ var newSweepCache = NewCache
 // Summary tells what a sweep did.
 type Summary struct {
 	Configs, Ran, AlreadyDone int
+	// Failed counts the runs of this invocation that failed for a reason
+	// of their own (system.ErrRunFailed): recorded in the store, retried
+	// by a resumed sweep.
+	Failed int
 }
+
+// FailedRunsError is returned by a sweep in which some runs failed for a
+// reason of their own (an external scheduler that crashed, …) after every
+// other run was done and stored.
+type FailedRunsError struct {
+	Failures []Failure
+}
+
+func (e *FailedRunsError) Error() string {
+	var b strings.Builder
+	n := len(e.Failures)
+	fmt.Fprintf(&b, "%d %s failed (recorded in the store; every other run is stored, and resuming the sweep retries the failed ones)", n, plural(n, "run", "runs"))
+	for i, f := range e.Failures {
+		if i == 5 {
+			fmt.Fprintf(&b, "\n… and %d more", n-i)
+			break
+		}
+		msg := f.Error
+		if i > 0 {
+			msg, _, _ = strings.Cut(msg, "\n")
+		}
+		fmt.Fprintf(&b, "\nrun %s: %s", f.Key, msg)
+	}
+	return b.String()
+}
+
+func (e *FailedRunsError) Unwrap() error { return system.ErrRunFailed }
 
 // Sweep runs every run of the spec that belongs to this shard and is not
 // in the store yet, committing each as it finishes.
@@ -114,7 +148,7 @@ func Sweep(s *Spec, st *Store, o Options) (Summary, error) {
 		}
 		n, err := ex.run(todo)
 		sum.Ran += n
-		return sum, err
+		return sum, ex.failedErr(&sum, err)
 	}
 	// Adaptive: configurations are sharded whole; replications are added
 	// in rounds, deciding only at the fixed checkpoints.
@@ -165,10 +199,19 @@ func Sweep(s *Spec, st *Store, o Options) (Summary, error) {
 			return sum, err
 		}
 		for _, r := range todo {
-			done[r.Key] = true
+			done[r.Key] = true // a failed run is retried by the next sweep, not this one
 		}
 	}
-	return sum, nil
+	return sum, ex.failedErr(&sum, nil)
+}
+
+// failedErr is the sweep's error: err, else the runs that failed.
+func (ex *executor) failedErr(sum *Summary, err error) error {
+	sum.Failed = len(ex.failures)
+	if err != nil || len(ex.failures) == 0 {
+		return err
+	}
+	return &FailedRunsError{Failures: ex.failures}
 }
 
 // checkpoints are the replication counts at which an adaptive sweep
@@ -210,14 +253,15 @@ func (s *Spec) needed(vals map[int]float64) int {
 }
 
 type executor struct {
-	s       *Spec
-	st      *Store
-	o       Options
-	cache   *Cache
-	gc      *gcTuner
-	donen   int
-	planned int
-	rounds  int // calls of run so far
+	s        *Spec
+	st       *Store
+	o        Options
+	cache    *Cache
+	gc       *gcTuner
+	donen    int
+	planned  int
+	rounds   int       // calls of run so far
+	failures []Failure // runs that failed for a reason of their own
 }
 
 // sampleFirst reorders runs so that a sample of k runs evenly spread over
@@ -369,6 +413,18 @@ func (ex *executor) run(runs []Run) (int, error) {
 		var runs []Run
 		var ms []map[string]float64
 		for _, b := range batch {
+			if b.err != nil && errors.Is(b.err, system.ErrRunFailed) {
+				// The run's own failure: recorded, and the sweep goes on.
+				if err := ex.st.RecordFailure(b.run, b.err); err != nil {
+					fail(err)
+				}
+				ex.failures = append(ex.failures, Failure{Key: b.run.Key, ConfigIndex: b.run.Config.Index, ConfigID: b.run.Config.ID, Rep: b.run.Rep, Seed: fmt.Sprint(b.run.Seed), Error: b.err.Error()})
+				ex.donen++ // finished, if not well: the progress counts it
+				if ex.o.Progress != nil {
+					ex.o.Progress(ex.donen, ex.planned)
+				}
+				continue
+			}
 			if b.err != nil {
 				fail(&RunError{Key: b.run.Key, Err: b.err})
 				continue

@@ -67,6 +67,7 @@ type Store struct {
 	writer         bool // opened by OpenStore: checkpointed at Close
 
 	insert *sql.Stmt      // the run insert, prepared once (InsertBatch)
+	failed int            // failures: 0 not read yet, -1 none, 1 some (mayHaveFailures)
 	params map[int]string // a configuration's params JSON, by index
 }
 
@@ -109,6 +110,19 @@ CREATE TABLE IF NOT EXISTS runs (
 	seed         TEXT NOT NULL,
 	metrics      TEXT NOT NULL,
 	code         TEXT NOT NULL
+);` + failuresSchema
+
+// failuresSchema holds the runs that failed for a reason of their own
+// (system.ErrRunFailed): not in runs, retried by a resumed sweep. A
+// store made before it is given the table when a sweep reopens it.
+const failuresSchema = `
+CREATE TABLE IF NOT EXISTS failures (
+	run_key      TEXT PRIMARY KEY,
+	config_index INTEGER NOT NULL,
+	config_id    TEXT NOT NULL,
+	replication  INTEGER NOT NULL,
+	seed         TEXT NOT NULL,
+	error        TEXT NOT NULL
 );`
 
 // dsn is the SQLite URI of path with the query q: characters that the
@@ -119,14 +133,15 @@ func dsn(path, q string) string {
 }
 
 // openDB opens a store this process writes: a new one (create: the
-// format marks and tables are written) or one identify recognised.
+// format marks and tables are written) or one identify recognised (given
+// the failures table if it has none).
 func openDB(path string, create bool) (*sql.DB, error) {
 	db, err := sql.Open("sqlite", dsn(path, "_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_pragma=busy_timeout(10000)"))
 	if err != nil {
 		return nil, err
 	}
 	db.SetMaxOpenConns(1)
-	q := `SELECT count(*) FROM sqlite_master`
+	q := failuresSchema
 	if create {
 		q = schema
 	}
@@ -620,6 +635,15 @@ func (st *Store) InsertBatch(runs []Run, metrics []map[string]float64) error {
 			return fmt.Errorf("run %s: %w", r.Key, err)
 		}
 	}
+	for _, r := range runs {
+		if !st.mayHaveFailures(tx) {
+			break
+		}
+		// A run that failed before and succeeds now is no longer failed.
+		if _, err := tx.Exec(`DELETE FROM failures WHERE run_key = ?`, r.Key); err != nil {
+			return fmt.Errorf("run %s: %w", r.Key, err)
+		}
+	}
 	if err := tx.Commit(); err != nil {
 		return damaged(st.Path, err)
 	}
@@ -630,6 +654,71 @@ func (st *Store) InsertBatch(runs []Run, metrics []map[string]float64) error {
 		st.lastCheckpoint = time.Now()
 	}
 	return nil
+}
+
+// Failure is a run that failed for a reason of its own
+// (system.ErrRunFailed): it is not in the runs, and resuming the sweep
+// retries it.
+type Failure struct {
+	Key         string
+	ConfigIndex int
+	ConfigID    string
+	Rep         int
+	Seed        string
+	Error       string
+}
+
+// RecordFailure commits a failed run with its reason (replacing an
+// earlier failure of the same run).
+func (st *Store) RecordFailure(r Run, reason error) error {
+	st.commitMu.Lock()
+	defer st.commitMu.Unlock()
+	if st.frozen {
+		return ErrFrozen
+	}
+	_, err := st.db.Exec(`INSERT OR REPLACE INTO failures (run_key, config_index, config_id, replication, seed, error) VALUES (?, ?, ?, ?, ?, ?)`,
+		r.Key, r.Config.Index, r.Config.ID, r.Rep, strconv.FormatUint(r.Seed, 10), reason.Error())
+	if err != nil {
+		return damaged(st.Path, err)
+	}
+	st.failed = 1
+	return nil
+}
+
+// mayHaveFailures says whether the failures table may hold a run (read
+// once: the common store has none, and its inserts skip the delete).
+// tx is the commit's transaction (it holds the store's one connection).
+func (st *Store) mayHaveFailures(tx *sql.Tx) bool {
+	if st.failed == 0 {
+		st.failed = -1
+		var n int
+		if tx.QueryRow(`SELECT count(*) FROM failures`).Scan(&n) == nil && n > 0 {
+			st.failed = 1
+		}
+	}
+	return st.failed > 0
+}
+
+// Failures returns the failed runs ordered by configuration and
+// replication.
+func (st *Store) Failures() ([]Failure, error) {
+	rows, err := st.db.Query(`SELECT run_key, config_index, config_id, replication, seed, error FROM failures ORDER BY config_index, replication`)
+	if err != nil {
+		if strings.Contains(err.Error(), "no such table") {
+			return nil, nil // a store from before failures were kept
+		}
+		return nil, damaged(st.Path, err)
+	}
+	defer rows.Close()
+	var out []Failure
+	for rows.Next() {
+		var f Failure
+		if err := rows.Scan(&f.Key, &f.ConfigIndex, &f.ConfigID, &f.Rep, &f.Seed, &f.Error); err != nil {
+			return nil, err
+		}
+		out = append(out, f)
+	}
+	return out, rows.Err()
 }
 
 // Rows returns every stored run ordered by configuration and replication.

@@ -36,17 +36,28 @@ type Claim struct {
 	Expect        string `yaml:"expect" json:"expect,omitempty"`
 	LowerIsBetter bool   `yaml:"lower_is_better" json:"lower_is_better,omitempty"`
 	// Ratio is the paper's subject/base ratio (at x = At if given, else
-	// at every point): the size rule compares ours with it.
-	Ratio float64 `yaml:"ratio" json:"ratio,omitempty"`
-	At    any     `yaml:"at" json:"at,omitempty"`
+	// at every point): the size rule compares ours with it. AtOnly: the
+	// claim is about the point At only (its statement names one x: "0.684
+	// at σ = 0.4"); the other points are shown, not judged. Without it a
+	// general statement ("far below") is judged at every point, its size
+	// at At.
+	Ratio  float64 `yaml:"ratio" json:"ratio,omitempty"`
+	At     any     `yaml:"at" json:"at,omitempty"`
+	AtOnly bool    `yaml:"at_only" json:"at_only,omitempty"`
 
 	// A trend along plot.x: increasing, decreasing or flat, judged per
 	// series; Series lists the series the claim covers (policy values,
-	// or param=value terms; default every series). Change is the paper's
-	// relative change from the first to the last x (the size rule).
+	// or param=value terms; default every series). Change is the
+	// paper's relative change from the first to the last x of the
+	// claim's range (the size rule). From and To bound
+	// that range (x values; default the axis' ends): "a small rise from 5
+	// to 10, then a steady fall" is a decreasing trend from 10; the points
+	// outside are shown, not judged.
 	Trend  string   `yaml:"trend" json:"trend,omitempty"`
 	Series []string `yaml:"series" json:"series,omitempty"`
 	Change *float64 `yaml:"change" json:"change,omitempty"`
+	From   any      `yaml:"from" json:"from,omitempty"`
+	To     any      `yaml:"to" json:"to,omitempty"`
 
 	// A bound: the metric is at most AtMost at every configuration (a
 	// KS statistic against its critical value).
@@ -55,6 +66,11 @@ type Claim struct {
 	// Floor is the practical-significance floor: a relative effect below
 	// it is negligible, never a win (default DefaultFloor).
 	Floor *float64 `yaml:"floor" json:"floor,omitempty" range:"[0,1)"`
+	// AbsFloor is an absolute floor in the metric's unit: a difference
+	// whose CI lies within ±AbsFloor is negligible whatever its relative
+	// size (a metric that can be 0, where a floating-point crumb against
+	// a zero base is +100%). Default 0.
+	AbsFloor *float64 `yaml:"abs_floor" json:"abs_floor,omitempty" range:"[0,]"`
 	// By: the claim is evaluated per value of this parameter (trace
 	// windows, say), and the row gives the distribution of the verdicts.
 	By string `yaml:"by" json:"by,omitempty"`
@@ -191,6 +207,10 @@ func (c *Claim) validate(s *Spec, path string, bad func(path, format string, arg
 		if c.Change != nil && c.Trend == "flat" {
 			bad(path+".change", "a flat trend has no change to compare")
 		}
+		if c.Change != nil && (c.Trend == "decreasing" && *c.Change >= 0 || c.Trend == "increasing" && *c.Change <= 0) {
+			bad(path+".change", "the paper's change %s goes against the claim's trend (%s): check the sign", signed(*c.Change), c.Trend)
+		}
+		c.validateRange(s, x, path, bad)
 	case "compare":
 		if c.Param == "" {
 			bad(path, "a comparison needs param (the parameter whose values are compared)")
@@ -221,8 +241,27 @@ func (c *Claim) validate(s *Spec, path string, bad func(path, format string, arg
 		default:
 			bad(path+".expect", "want better, better-when-ample or same, got %q", c.Expect)
 		}
-		if c.Ratio < 0 || math.IsNaN(c.Ratio) || math.IsInf(c.Ratio, 0) {
+		switch {
+		case c.Ratio < 0 || math.IsNaN(c.Ratio) || math.IsInf(c.Ratio, 0):
 			bad(path+".ratio", "the paper's ratio must be a positive number, got %g", c.Ratio)
+		case c.Ratio > 0 && c.Expect == "same":
+			bad(path+".ratio", "a claim of no difference (expect: same) has no ratio to compare; set floor: to the paper's tolerance")
+		case c.Ratio > 0 && c.LowerIsBetter && c.Ratio >= 1:
+			bad(path+".ratio", "the paper's ratio %s/%s = %g is not below 1, but the claim says %s is better with lower values (lower_is_better): check the ratio's direction (subject/base)", c.Better, c.Worse, c.Ratio, c.Better)
+		case c.Ratio > 0 && !c.LowerIsBetter && c.Ratio <= 1:
+			bad(path+".ratio", "the paper's ratio %s/%s = %g is not above 1, but the claim says %s is better with higher values (no lower_is_better): check the ratio's direction (subject/base)", c.Better, c.Worse, c.Ratio, c.Better)
+		}
+		switch {
+		case c.AtOnly && c.At == nil:
+			bad(path+".at_only", "a claim about one point names it: at_only needs at: (an x value)")
+		case c.AtOnly && c.Expect == "better-when-ample":
+			bad(path+".at_only", "better-when-ample is judged along the whole x axis: a claim about one point (at_only) expects better or same")
+		}
+		for _, sw := range s.sweeps() {
+			if why := ambiguousPairing(sw.Zip, c); why != "" {
+				bad(path+".param", "ambiguous pairing: %s", why)
+				break
+			}
 		}
 		if c.At != nil {
 			xs, ok := s.sweptValues(x)
@@ -235,11 +274,11 @@ func (c *Claim) validate(s *Spec, path string, bad func(path, format string, arg
 			bad(path+".at_most", "want a finite bound, got %g", v)
 		}
 	}
-	if c.kind() != "compare" && (c.Ratio != 0 || c.At != nil || c.Expect != "" || c.LowerIsBetter) {
-		bad(path, "ratio, at, expect and lower_is_better belong to comparisons")
+	if c.kind() != "compare" && (c.Ratio != 0 || c.At != nil || c.AtOnly || c.Expect != "" || c.LowerIsBetter) {
+		bad(path, "ratio, at, at_only, expect and lower_is_better belong to comparisons")
 	}
-	if c.kind() != "trend" && (len(c.Series) > 0 || c.Change != nil) {
-		bad(path, "series and change belong to trends")
+	if c.kind() != "trend" && (len(c.Series) > 0 || c.Change != nil || c.From != nil || c.To != nil) {
+		bad(path, "series, change, from and to belong to trends")
 	}
 	if c.By != "" {
 		if _, ok := s.sweptValues(c.By); !ok {
@@ -252,6 +291,36 @@ func (c *Claim) validate(s *Spec, path string, bad func(path, format string, arg
 	case "", "slight", "large":
 	default:
 		bad(path+".size", "want slight or large, got %q", c.Size)
+	}
+}
+
+// validateRange checks a trend's from and to: values of the x axis, from
+// before to.
+func (c *Claim) validateRange(s *Spec, x, path string, bad func(path, format string, args ...any)) {
+	if x == "" || c.From == nil && c.To == nil {
+		return
+	}
+	xs, _ := s.sweptValues(x)
+	ok := true
+	for _, f := range []struct {
+		key string
+		v   any
+	}{{"from", c.From}, {"to", c.To}} {
+		if f.v != nil && !hasValue(xs, FormatValue(f.v)) {
+			bad(path+"."+f.key, "%s is not a value of the x axis %s (values: %s)", FormatValue(f.v), x, strings.Join(xs, ", "))
+			ok = false
+		}
+	}
+	if !ok {
+		return
+	}
+	ord := xOrder{numeric: true, xs: xs}
+	for _, v := range xs {
+		ord.numeric = ord.numeric && !math.IsNaN(parseNum(v))
+	}
+	lo, hi := ord.bounds(c)
+	if ord.pos(lo) >= ord.pos(hi) {
+		bad(path+".to", "the claim's range %s→%s along %s is empty: from must come before to", lo, hi, x)
 	}
 }
 

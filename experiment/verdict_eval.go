@@ -133,7 +133,56 @@ func readingCombos(s *Spec, c *Claim, configs []DataConfig) []combo {
 		}
 		out = next
 	}
-	return out
+	kept := out[:0]
+	for _, cb := range out {
+		if s.sweepable(cb.where) {
+			kept = append(kept, cb)
+		}
+	}
+	return kept
+}
+
+// sweepable reports whether some sweep of the spec can give a
+// configuration with the values of where: every two of its parameters
+// that a sweep varies together (both in its grid, one in its grid and
+// one in its zip, or both in its zip at one index) must be so in one
+// sweep that has these two values. A combination of zipped readings
+// the zip never pairs (exp3's duration_at 0 with widen move-start) is
+// no reading; two parameters no sweep varies together are not checked.
+func (s *Spec) sweepable(where map[string]string) bool {
+	keys := sortedKeys(where)
+	has := func(vs []any, v string) int {
+		for i, x := range vs {
+			if sameValue(FormatValue(x), v) {
+				return i
+			}
+		}
+		return -1
+	}
+	for i, a := range keys {
+		for _, b := range keys[i+1:] {
+			mentioned, ok := false, false
+			for _, sw := range s.sweeps() {
+				ga, gb, za, zb := sw.Grid[a], sw.Grid[b], sw.Zip[a], sw.Zip[b]
+				if (ga == nil && za == nil) || (gb == nil && zb == nil) {
+					continue
+				}
+				mentioned = true
+				switch {
+				case za != nil && zb != nil:
+					for k := range za {
+						ok = ok || k < len(zb) && sameValue(FormatValue(za[k]), where[a]) && sameValue(FormatValue(zb[k]), where[b])
+					}
+				default:
+					ok = ok || has(append(ga, za...), where[a]) >= 0 && has(append(gb, zb...), where[b]) >= 0
+				}
+			}
+			if mentioned && !ok {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // lastPart is a dotted parameter's last name: instability.u_update is
@@ -214,31 +263,81 @@ func evalOne(s *Spec, c *Claim, configs []DataConfig, metric string, data Data) 
 
 // Point classes.
 const (
-	win        = "win"
-	loss       = "loss"
-	tie        = "tie"
-	negligible = "negligible"
-	noCI       = "no CI"
-	within     = "within the floor"
-	differs    = "differs"
+	win          = "win"
+	loss         = "loss"
+	tie          = "tie"
+	negligible   = "negligible"
+	undetermined = "undetermined"
+	zeroBase     = "base 0"
+	noCI         = "no CI"
+	within       = "within the floor"
+	differs      = "differs"
 )
 
+// pointWords says what a point's class means, for the detail lines.
+var pointWords = map[string]string{
+	negligible:   "negligible (its CI within the floor)",
+	undetermined: "size undetermined (beyond 0, its CI straddles the floor)",
+	noCI:         "no CI (one replication)",
+	zeroBase:     "base 0: no relative size (abs_floor judges it)",
+}
+
+func words(class string) string {
+	if w, ok := pointWords[class]; ok {
+		return w
+	}
+	return class
+}
+
+// floors are a claim's practical-significance floors: relative (of the
+// base, or of the subject where the base is 0) and absolute (in the
+// metric's unit).
+type floors struct{ rel, abs float64 }
+
+func (c *Claim) floors() floors {
+	f := floors{rel: c.floor()}
+	if c.AbsFloor != nil {
+		f.abs = *c.AbsFloor
+	}
+	return f
+}
+
+// String describes the floors: "±1.0%", "±1.0% or ±0.5".
+func (f floors) String() string {
+	s := "±" + pct(f.rel)
+	if f.abs > 0 {
+		s += " or ±" + num(f.abs)
+	}
+	return s
+}
+
+// threshold is the floor in the metric's unit at x: the larger of the
+// relative floor times |base| and the absolute floor (only the absolute
+// floor where the base is 0).
+func (f floors) threshold(x diff) float64 {
+	return math.Max(f.rel*math.Abs(x.b), f.abs)
+}
+
 // classify classifies a difference in the direction want (+1: the
-// subject should be higher, −1: lower): a win or a loss needs the
-// difference beyond its 95% CI and a relative effect of at least floor;
-// beyond the CI but below the floor it is negligible; else a tie.
-func classify(x diff, floor float64, want int) string {
+// subject should be higher, −1: lower). A tie when the 95% CI contains
+// 0; a win or a loss only when the whole CI lies beyond the floor; the
+// CI within the floor is negligible; a CI that excludes 0 but straddles
+// the floor is undetermined (never a win or a loss).
+func classify(x diff, f floors, want int) string {
 	if math.IsNaN(x.h) {
 		return noCI
 	}
-	e, _ := x.rel()
+	thr := f.threshold(x)
 	o := float64(want) * x.d
-	small := !math.IsNaN(e) && math.Abs(e) < floor
 	switch {
 	case math.Abs(o) <= x.h:
 		return tie
-	case small:
+	case x.b == 0 && f.abs == 0:
+		return zeroBase
+	case math.Abs(o)+x.h < thr:
 		return negligible
+	case math.Abs(o)-x.h < thr:
+		return undetermined
 	case o > 0:
 		return win
 	}
@@ -246,15 +345,14 @@ func classify(x diff, floor float64, want int) string {
 }
 
 // classifySame classifies a difference for a claim of no difference:
-// within the floor (its whole relative CI), differs (beyond the CI and
-// the floor), or a tie that the CI cannot settle.
-func classifySame(x diff, floor float64) string {
+// within the floor (its whole CI), differs (its whole CI beyond the
+// floor), or undetermined (a tie).
+func classifySame(x diff, f floors) string {
 	if math.IsNaN(x.h) {
 		return noCI
 	}
-	e, h := x.rel()
-	switch cl := classify(x, floor, 1); {
-	case !math.IsNaN(e) && math.Abs(e)+h <= floor:
+	switch cl := classify(x, f, 1); {
+	case math.Abs(x.d)+x.h <= f.threshold(x):
 		return within
 	case cl == win || cl == loss:
 		return differs
@@ -264,11 +362,15 @@ func classifySame(x diff, floor float64) string {
 
 // point is one comparison of the claim.
 type point struct {
-	series  string // the setting of the parameters other than x
-	setting string // the setting of every parameter but the compared one
+	series  string // the setting of the parameters other than x (and the compared one)
+	setting string // the setting subject and base share
 	x       string
 	d       diff
 	class   string
+	judged  bool
+	context string // why a point shown is not judged ("" when judged)
+	subj    string // the subject and the base, with the partners that move with the compared value
+	base    string
 }
 
 // keyExcept names a configuration by its parameters outside skip.
@@ -282,97 +384,251 @@ func keyExcept(p map[string]string, skip map[string]bool) string {
 	return strings.Join(parts, ", ")
 }
 
+// movingPartners are the zip partners of a comparison's parameter that
+// move with the compared value: no value they take where the parameter
+// is the claim's better value is also one they take where it is its
+// worse value (policy zipped with a migration rule, one per policy).
+// Every other partner, and every parameter outside the zip, must be
+// equal in the subject and its base: a zip that repeats the compared
+// value (q 0.25 with λ 1.75 and 2.5, q 0.75 with λ 2.5 and 4) pairs
+// each subject with the base of its own q.
+func movingPartners(zip map[string][]any, c *Claim) map[string]bool {
+	out := map[string]bool{}
+	vals := zip[c.Param]
+	if vals == nil {
+		return out
+	}
+	for k, ks := range zip {
+		if k == c.Param {
+			continue
+		}
+		atBetter, atWorse := map[string]bool{}, map[string]bool{}
+		for i, v := range vals {
+			if i >= len(ks) {
+				break
+			}
+			switch f := FormatValue(v); {
+			case sameValue(f, c.Better):
+				atBetter[FormatValue(ks[i])] = true
+			case sameValue(f, c.Worse):
+				atWorse[FormatValue(ks[i])] = true
+			}
+		}
+		common := false
+		for v := range atBetter {
+			for w := range atWorse {
+				common = common || sameValue(v, w)
+			}
+		}
+		if !common {
+			out[k] = true
+		}
+	}
+	return out
+}
+
+// ambiguousPairing describes a zip position of the claim's better value
+// with more than one base configuration under movingPartners' matching
+// ("" when every subject has at most one base).
+func ambiguousPairing(zip map[string][]any, c *Claim) string {
+	vals := zip[c.Param]
+	moving := movingPartners(zip, c)
+	for i, v := range vals {
+		if !sameValue(FormatValue(v), c.Better) {
+			continue
+		}
+		var cands []string
+		for j, w := range vals {
+			if !sameValue(FormatValue(w), c.Worse) {
+				continue
+			}
+			match := true
+			for k, ks := range zip {
+				if k != c.Param && !moving[k] && (i >= len(ks) || j >= len(ks) || !sameValue(FormatValue(ks[i]), FormatValue(ks[j]))) {
+					match = false
+				}
+			}
+			if match {
+				cands = append(cands, zipRow(zip, j))
+			}
+		}
+		if len(cands) > 1 {
+			return fmt.Sprintf("the zip row %s has %d rows with %s=%s to compare with (%s): zip another parameter that tells them apart, or split the claim",
+				zipRow(zip, i), len(cands), shortName(c.Param), c.Worse, strings.Join(cands, "; "))
+		}
+	}
+	return ""
+}
+
+// zipRow names row i of a zip: "q=0.25, lambda=2.5".
+func zipRow(zip map[string][]any, i int) string {
+	var parts []string
+	for _, k := range sortedKeys(zip) {
+		if i < len(zip[k]) {
+			parts = append(parts, shortName(k)+"="+FormatValue(zip[k][i]))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// valueWith names a compared value with the partners that move with it:
+// "cloud-ljfs (migration=first-fit)".
+func valueWith(v string, p map[string]string, moving map[string]bool) string {
+	var parts []string
+	for _, k := range sortedKeys(moving) {
+		if w, ok := p[k]; ok {
+			parts = append(parts, shortName(k)+"="+shortName(w))
+		}
+	}
+	if len(parts) == 0 {
+		return shortName(v)
+	}
+	return shortName(v) + " (" + strings.Join(parts, ", ") + ")"
+}
+
 func evalCompare(s *Spec, c *Claim, configs []DataConfig, metric string, data Data) Outcome {
-	partners := zipPartners(s, c.Param)
-	axis := onAxis(s)
+	moving := movingPartners(s.Zip, c)
+	pairSkip := map[string]bool{c.Param: true}
+	for k := range moving {
+		pairSkip[k] = true
+	}
+	seriesSkip := map[string]bool{}
+	for k, on := range onAxis(s) {
+		seriesSkip[k] = on
+	}
+	for k := range pairSkip {
+		seriesSkip[k] = true
+	}
 	x := xOf(s)
-	base := map[string]DataConfig{}
+	base := map[string][]DataConfig{}
 	for _, cf := range configs {
 		if sameValue(cf.Params[c.Param], c.Worse) {
-			base[keyExcept(cf.Params, partners)] = cf
+			k := keyExcept(cf.Params, pairSkip)
+			base[k] = append(base[k], cf)
 		}
 	}
 	want := 1
 	if c.LowerIsBetter {
 		want = -1
 	}
-	floor := c.floor()
+	fl := c.floors()
 	var pts []point
+	var ambiguous []string
 	for _, cf := range configs {
 		if !sameValue(cf.Params[c.Param], c.Better) {
 			continue
 		}
-		b, ok := base[keyExcept(cf.Params, partners)]
-		if !ok {
+		key := keyExcept(cf.Params, pairSkip)
+		bs := base[key]
+		if len(bs) > 1 {
+			ambiguous = append(ambiguous, orDefault(key, "every setting"))
 			continue
 		}
+		if len(bs) == 0 {
+			continue
+		}
+		b := bs[0]
 		d := compareAt(data, cf.Index, b.Index, metric)
 		if !d.present {
 			continue
 		}
-		skip := map[string]bool{}
-		for k := range partners {
-			skip[k] = true
+		p := point{series: keyExcept(cf.Params, seriesSkip), setting: key, x: cf.Params[x], d: d, judged: true,
+			subj: valueWith(c.Better, cf.Params, moving), base: valueWith(c.Worse, b.Params, moving)}
+		if c.AtOnly && !sameValue(p.x, FormatValue(c.At)) {
+			p.judged, p.context = false, "context: the claim is about "+shortName(x)+" = "+FormatValue(c.At)
 		}
-		for k := range axis {
-			skip[k] = axis[k]
-		}
-		p := point{series: keyExcept(cf.Params, skip), setting: keyExcept(cf.Params, partners), x: cf.Params[x], d: d}
 		if c.Expect == "same" {
-			p.class = classifySame(d, floor)
+			p.class = classifySame(d, fl)
 		} else {
-			p.class = classify(d, floor, want)
+			p.class = classify(d, fl, want)
 		}
 		pts = append(pts, p)
 	}
-	o := Outcome{Test: testsOf(pts)}
-	if len(pts) == 0 {
-		return Outcome{Class: NotRun, Verdict: NotRun, Ours: "no run of both values", Effect: "–", Test: "–"}
+	o := Outcome{}
+	var judged []point
+	for _, p := range pts {
+		line := fmt.Sprintf("%s: %s %s vs %s %s, %s (%s): %s", orDefault(p.setting, "every setting"),
+			p.subj, num(p.d.a), p.base, num(p.d.b), pctCI(p.d), p.d.test(), words(p.class))
+		if !p.judged {
+			line += " (" + p.context + ")"
+		} else {
+			judged = append(judged, p)
+		}
+		o.Details = append(o.Details, line)
 	}
+	if len(ambiguous) > 0 {
+		o.Details = append(o.Details, fmt.Sprintf("not compared (more than one base configuration): %s", strings.Join(ambiguous, "; ")))
+	}
+	if len(judged) == 0 {
+		out := Outcome{Class: NotRun, Verdict: NotRun, Ours: "no run of both values", Effect: "–", Test: "–", Details: o.Details}
+		if c.AtOnly && len(pts) > 0 {
+			out.Ours = "no run at the claim's point " + shortName(x) + " = " + FormatValue(c.At)
+		}
+		return out
+	}
+	o.Test = testsOf(judged)
 	count := map[string]int{}
 	var effs []float64
-	for _, p := range pts {
+	for _, p := range judged {
 		count[p.class]++
 		e, _ := p.d.rel()
 		effs = append(effs, e)
-		o.Details = append(o.Details, fmt.Sprintf("%s: %s %s vs %s %s, %s (%s): %s", orDefault(p.setting, "every setting"),
-			shortName(c.Better), num(p.d.a), shortName(c.Worse), num(p.d.b), pctCI(p.d), p.d.test(), p.class))
 	}
-	o.Effect = effectRange(effs, pts)
-	n := len(pts)
+	o.Effect = effectRange(effs, judged)
+	n := len(judged)
+	where := fmt.Sprintf("%d %s", n, plural(n, "point", "points"))
+	if c.AtOnly {
+		where += " at " + shortName(x) + " = " + FormatValue(c.At)
+	}
+	if k := len(pts) - n; k > 0 {
+		where += fmt.Sprintf(" (%d more shown, not judged)", k)
+	}
 	if c.Expect == "same" {
-		o.Ours = fmt.Sprintf("%d within ±%s, %d differ, %d undetermined", count[within], pct(floor), count[differs], count[tie])
+		o.Ours = fmt.Sprintf("%s: %d within %s, %d differ, %d undetermined", where, count[within], fl, count[differs], count[tie])
 		o.Class = sameVerdict(count, n)
 		o.Verdict = o.Class
+		if o.Class == Disagrees {
+			o.Verdict += fmt.Sprintf(" (%d of %d %s differ)", count[differs], n, plural(n, "point", "points"))
+		}
 		return o
 	}
-	o.Ours = fmt.Sprintf("%d %s, %d %s, %d %s", count[win], plural(count[win], "win", "wins"), count[tie], plural(count[tie], "tie", "ties"), count[loss], plural(count[loss], "loss", "losses"))
+	o.Ours = fmt.Sprintf("%s: %d %s, %d %s, %d %s", where, count[win], plural(count[win], "win", "wins"), count[tie], plural(count[tie], "tie", "ties"), count[loss], plural(count[loss], "loss", "losses"))
 	if count[negligible] > 0 {
-		o.Ours += fmt.Sprintf(", %d negligible (below %s)", count[negligible], pct(floor))
+		o.Ours += fmt.Sprintf(", %d negligible (CI within %s)", count[negligible], fl)
+	}
+	if count[undetermined] > 0 {
+		o.Ours += fmt.Sprintf(", %d undetermined (CI straddles %s)", count[undetermined], fl)
+	}
+	if count[zeroBase] > 0 {
+		o.Ours += fmt.Sprintf(", %d against a base of 0 (no relative size; set abs_floor)", count[zeroBase])
 	}
 	if count[noCI] > 0 {
 		o.Ours += fmt.Sprintf(", %d without a CI (one replication)", count[noCI])
 	}
-	ratios, sized := c.ratiosAt(pts)
+	ratios, sized := c.ratiosOf(judged)
 	switch {
 	case c.Ratio > 0 && len(ratios) > 0:
 		o.Ours += fmt.Sprintf("; ratio %s (paper %s)", rangeOf(ratios, "%.3g"), strconv.FormatFloat(c.Ratio, 'g', -1, 64))
-	case c.Ratio > 0:
+	case c.Ratio > 0 && c.At != nil && !c.AtOnly:
 		o.Ours += "; no run at the paper's point: its ratio not judged"
+	case c.Ratio > 0:
+		o.Ours += "; no ratio (a base of 0 or a negative mean): its size not judged"
 	}
 	wins, losses := count[win], count[loss]
+	suffix := ""
 	switch {
 	case count[noCI] > 0:
 		o.Class = NotEnough
 	case c.Expect == "better-when-ample":
-		o.Class = ampleVerdict(pts, wins, losses, count[negligible])
+		o.Class, suffix = ampleVerdict(judged, wins, losses, count[negligible])
 	case losses > 0:
 		o.Class = Disagrees
+		suffix = fmt.Sprintf(" (%d %s of %d %s)", losses, plural(losses, "loss", "losses"), n, plural(n, "point", "points"))
 	case wins == n:
 		o.Class = Agrees
 	case wins > 0:
 		o.Class = Partly
-	case count[negligible] > 0 && count[tie] == 0:
+	case count[negligible] == n:
 		o.Class = Negligible
 	default:
 		o.Class = NoDifference
@@ -385,8 +641,17 @@ func evalCompare(s *Spec, c *Claim, configs []DataConfig, metric string, data Da
 			o.Ours += "; " + w
 		}
 	}
-	o.Verdict = o.Class
+	o.Verdict = o.Class + suffix
 	return o
+}
+
+// seriesTerm splits a series term: "drrm" is policy=drrm.
+func seriesTerm(term string) (string, string) {
+	k, v, eq := strings.Cut(term, "=")
+	if !eq {
+		return "policy", term
+	}
+	return k, v
 }
 
 // sameVerdict is the verdict of a claim of no difference over n points
@@ -403,10 +668,14 @@ func sameVerdict(count map[string]int, n int) string {
 	return NoDifference
 }
 
-// ampleVerdict: every series reads losses or ties while resources are
-// scarce, then only wins to the end of the axis, (L|T)* W+; a series
-// that ends in a loss, or no win at all, disagrees.
-func ampleVerdict(pts []point, wins, losses, negl int) string {
+// ampleVerdict: every series reads losses or ties (or anything short of
+// a win) while resources are scarce, then only wins to the end of the
+// axis, (L|T)* W+: agrees. A series that does not win at the ample end
+// (it ends in a tie or a loss), or no win at all, disagrees: the claim
+// is about the ample end. Otherwise (every series wins at its end, some
+// won earlier and lost or tied between) partly. It returns the class and
+// the verdict's count of the series that decide it.
+func ampleVerdict(pts []point, wins, losses, negl int) (string, string) {
 	var order []string
 	pattern := map[string][]point{}
 	for _, p := range pts {
@@ -415,7 +684,7 @@ func ampleVerdict(pts []point, wins, losses, negl int) string {
 		}
 		pattern[p.series] = append(pattern[p.series], p)
 	}
-	good, lossAtEnd := 0, 0
+	good, noWinAtEnd := 0, 0
 	for _, k := range order {
 		ps := pattern[k]
 		sortByX(ps)
@@ -434,21 +703,22 @@ func ampleVerdict(pts []point, wins, losses, negl int) string {
 		if t := strings.TrimLeft(pat, "LT"); t != "" && strings.Trim(t, "W") == "" {
 			good++
 		}
-		if strings.HasSuffix(pat, "L") {
-			lossAtEnd++
+		if !strings.HasSuffix(pat, "W") {
+			noWinAtEnd++
 		}
 	}
+	n := len(order)
 	switch {
-	case wins+losses == 0 && negl > 0:
-		return Negligible
+	case wins+losses == 0 && negl == len(pts):
+		return Negligible, ""
 	case wins+losses == 0:
-		return NoDifference
-	case good == len(order):
-		return Agrees
-	case lossAtEnd > 0 || wins == 0:
-		return Disagrees
+		return NoDifference, ""
+	case good == n:
+		return Agrees, ""
+	case noWinAtEnd > 0:
+		return Disagrees, fmt.Sprintf(" (%d of %d series %s not win at the ample end)", noWinAtEnd, n, plural(noWinAtEnd, "does", "do"))
 	}
-	return Partly
+	return Partly, ""
 }
 
 // sortByX orders points by x, numerically when every x is a number.
@@ -462,10 +732,11 @@ func sortByX(ps []point) {
 	}
 }
 
-// ratiosAt are our subject/base ratios where the paper gives its ratio
-// (at x = At, else every point), and whether each is of the paper's size
-// (the size rule; true when the claim gives no ratio).
-func (c *Claim) ratiosAt(pts []point) ([]float64, bool) {
+// ratiosOf are our subject/base ratios at the judged points where the
+// paper gives its ratio (x = At, else every point), and whether each is
+// of the paper's size (the size rule; true when the claim gives no
+// ratio).
+func (c *Claim) ratiosOf(pts []point) ([]float64, bool) {
 	var out []float64
 	ok := true
 	for _, p := range pts {
@@ -525,56 +796,163 @@ func (c *Claim) worded(effs []float64) string {
 	return ""
 }
 
-// seriesResult is one series of a trend: its first and last x, the
-// change between them, and the steps against the trend.
+// seriesResult is one series of a trend: its first and last x in the
+// claim's range, the change between them (for a flat trend: the largest
+// change from the first), and the steps against the trend.
 type seriesResult struct {
 	name        string
 	judged      bool
+	why         string // why a series shown is not judged
 	first, last string
 	d           diff
 	class       string
-	reversal    bool
+	steps       int      // steps between neighbouring x values in the range
+	backs       []string // the steps against the trend beyond their CIs and the floor
+	whole       bool     // the series spans the claim's whole range (its size can be judged)
+	context     []string // changes outside the claim's range, shown
+}
+
+// xOrder places x values along the axis: numerically when every value
+// is a number, else in the sweep's order.
+type xOrder struct {
+	numeric bool
+	xs      []string
+}
+
+func newXOrder(s *Spec, configs []DataConfig) xOrder {
+	x := xOf(s)
+	xs, _ := s.sweptValues(x)
+	o := xOrder{numeric: true, xs: xs}
+	for _, v := range xs {
+		o.numeric = o.numeric && !math.IsNaN(parseNum(v))
+	}
+	for _, cf := range configs {
+		o.numeric = o.numeric && !math.IsNaN(parseNum(cf.Params[x]))
+	}
+	return o
+}
+
+func (o xOrder) pos(v string) float64 {
+	if o.numeric {
+		return parseNum(v)
+	}
+	for i, w := range o.xs {
+		if sameValue(v, w) {
+			return float64(i)
+		}
+	}
+	return float64(len(o.xs))
+}
+
+// bounds are the ends of the claim's range along x: from and to, else
+// the first and last x of every sweep of the spec.
+func (o xOrder) bounds(c *Claim) (string, string) {
+	lo, hi := "", ""
+	for _, v := range o.xs {
+		if lo == "" || o.pos(v) < o.pos(lo) {
+			lo = v
+		}
+		if hi == "" || o.pos(v) > o.pos(hi) {
+			hi = v
+		}
+	}
+	if c.From != nil {
+		lo = FormatValue(c.From)
+	}
+	if c.To != nil {
+		hi = FormatValue(c.To)
+	}
+	return lo, hi
 }
 
 func evalTrend(s *Spec, c *Claim, configs []DataConfig, metric string, data Data) Outcome {
 	x := xOf(s)
-	axis := onAxis(s)
-	xs, _ := s.sweptValues(x)
-	groups := map[string][]DataConfig{}
-	var order []string
+	skip := onAxis(s)
+	ord := newXOrder(s, configs)
+	var have []DataConfig
 	for _, cf := range configs {
-		if data.Stat(cf.Index, metric).N == 0 {
-			continue
+		if data.Stat(cf.Index, metric).N > 0 {
+			have = append(have, cf)
 		}
-		k := keyExcept(cf.Params, axis)
-		if _, ok := groups[k]; !ok {
-			order = append(order, k)
-		}
-		groups[k] = append(groups[k], cf)
+	}
+	groups, order := groupBy(have, skip)
+	// A parameter riding on the axis that repeats an x value within a
+	// series (λ zipped with a second rate) would make two points at one
+	// x: then every parameter but x tells the series apart.
+	if repeatsX(groups, x) {
+		skip = map[string]bool{x: true}
+		groups, order = groupBy(have, skip)
 	}
 	want := 1
 	if c.Trend == "decreasing" {
 		want = -1
 	}
-	floor := c.floor()
+	fl := c.floors()
+	lo, hi := ord.bounds(c)
 	var series []seriesResult
 	for _, k := range order {
 		g := groups[k]
-		sortConfigsByX(g, x, xs)
-		if len(g) < 2 || sameValue(g[0].Params[x], g[len(g)-1].Params[x]) {
+		sort.SliceStable(g, func(i, j int) bool { return ord.pos(g[i].Params[x]) < ord.pos(g[j].Params[x]) })
+		var in []DataConfig
+		for _, cf := range g {
+			if p := ord.pos(cf.Params[x]); p >= ord.pos(lo) && p <= ord.pos(hi) {
+				in = append(in, cf)
+			}
+		}
+		if len(in) < 2 {
 			continue
 		}
-		first, last := g[0], g[len(g)-1]
-		sr := seriesResult{name: seriesName(first.Params, axis), judged: c.judges(first.Params), first: first.Params[x], last: last.Params[x]}
-		sr.d = compareAt(data, last.Index, first.Index, metric)
-		switch {
-		case c.Trend == "flat":
-			sr.class = classifySame(sr.d, floor)
-		default:
-			sr.class = classify(sr.d, floor, want)
-			for i := 1; i < len(g); i++ {
-				if classify(compareAt(data, g[i].Index, g[i-1].Index, metric), floor, want) == loss {
-					sr.reversal = true
+		first, last := in[0], in[len(in)-1]
+		sr := seriesResult{name: seriesName(first.Params, skip), judged: true, first: first.Params[x], last: last.Params[x],
+			whole: sameValue(first.Params[x], lo) && sameValue(last.Params[x], hi)}
+		if !c.judges(first.Params) {
+			sr.judged, sr.why = false, "not judged"
+		}
+		// The changes outside the range are shown (the paper's "a small
+		// rise from 5 to 10" before a claim from 10).
+		if g[0].Index != first.Index {
+			d := compareAt(data, first.Index, g[0].Index, metric)
+			sr.context = append(sr.context, fmt.Sprintf("%s→%s (before the claim's range): %s", shortName(g[0].Params[x]), shortName(first.Params[x]), pctCI(d)))
+		}
+		if end := g[len(g)-1]; end.Index != last.Index {
+			d := compareAt(data, end.Index, last.Index, metric)
+			sr.context = append(sr.context, fmt.Sprintf("%s→%s (after the claim's range): %s", shortName(last.Params[x]), shortName(end.Params[x]), pctCI(d)))
+		}
+		if c.Trend == "flat" {
+			// Every point against the first: the fluctuation over the whole
+			// range, not only its ends. The point that decides is shown.
+			sr.class = within
+			worst := -1.0
+			for i := 1; i < len(in); i++ {
+				d := compareAt(data, in[i].Index, first.Index, metric)
+				cl := classifySame(d, fl)
+				// The point shown: the first that differs, else the largest
+				// change.
+				e, _ := d.rel()
+				rank := math.Abs(e)
+				if math.IsNaN(rank) || cl == differs {
+					rank = math.Inf(1)
+				}
+				if rank > worst {
+					worst, sr.d, sr.last = rank, d, in[i].Params[x]
+				}
+				switch {
+				case cl == noCI || sr.class == noCI:
+					sr.class = noCI
+				case cl == differs || sr.class == differs:
+					sr.class = differs
+				case cl == tie:
+					sr.class = tie
+				}
+			}
+		} else {
+			sr.d = compareAt(data, last.Index, first.Index, metric)
+			sr.class = classify(sr.d, fl, want)
+			for i := 1; i < len(in); i++ {
+				sr.steps++
+				d := compareAt(data, in[i].Index, in[i-1].Index, metric)
+				if classify(d, fl, want) == loss {
+					sr.backs = append(sr.backs, fmt.Sprintf("%s→%s %s", shortName(in[i-1].Params[x]), shortName(in[i].Params[x]), pctCI(d)))
 				}
 			}
 		}
@@ -582,67 +960,102 @@ func evalTrend(s *Spec, c *Claim, configs []DataConfig, metric string, data Data
 	}
 	o := Outcome{}
 	count := map[string]int{}
+	names := map[string][]string{}
 	var judged []seriesResult
 	var effs []float64
-	var tests []string
+	var tests, judgedNames []string
 	for _, sr := range series {
 		e, _ := sr.d.rel()
-		state := trendState(c.Trend, sr)
 		mark := ""
 		if !sr.judged {
-			mark = " (not judged)"
+			mark = " (" + sr.why + ")"
 		}
-		o.Details = append(o.Details, fmt.Sprintf("%s%s: %s→%s: %s → %s, %s (%s): %s", sr.name, mark, shortName(sr.first), shortName(sr.last),
-			num(sr.d.b), num(sr.d.a), pctCI(sr.d), sr.d.test(), state))
+		span := shortName(sr.first) + "→" + shortName(sr.last)
+		if c.Trend == "flat" {
+			span += " (the largest change from " + shortName(sr.first) + ")"
+		}
+		line := fmt.Sprintf("%s%s: %s: %s → %s, %s (%s): %s", sr.name, mark, span, num(sr.d.b), num(sr.d.a), pctCI(sr.d), sr.d.test(), trendState(c.Trend, sr))
+		if len(sr.context) > 0 {
+			line += "; shown, not judged: " + strings.Join(sr.context, "; ")
+		}
+		o.Details = append(o.Details, line)
 		if !sr.judged {
 			continue
 		}
 		judged = append(judged, sr)
+		judgedNames = append(judgedNames, sr.name)
 		count[sr.class]++
-		if sr.reversal && sr.class == win {
-			count["reversal"]++
+		names[sr.class] = append(names[sr.class], sr.name)
+		if len(sr.backs) > 0 && sr.class == win {
+			count["back"]++
+			names["back"] = append(names["back"], fmt.Sprintf("%s (%d of %d steps)", sr.name, len(sr.backs), sr.steps))
 		}
 		effs = append(effs, e)
 		tests = append(tests, sr.d.test())
 	}
 	if len(judged) == 0 {
-		return Outcome{Class: NotRun, Verdict: NotRun, Ours: "no series with two or more x values", Effect: "–", Test: "–", Details: o.Details}
+		return Outcome{Class: NotRun, Verdict: NotRun, Ours: "no judged series with two or more x values in the claim's range", Effect: "–", Test: "–", Details: o.Details}
 	}
 	o.Test = joinTests(tests)
 	o.Effect = effectRangeOf(effs, len(judged), "series")
 	n := len(judged)
-	of := fmt.Sprintf("%d", n)
-	if len(c.Series) > 0 || n < len(series) {
-		of = fmt.Sprintf("%d judged", n)
+	// Which series were judged, always said.
+	var judgedSay string
+	switch {
+	case len(c.Series) > 0:
+		judgedSay = "the claim's series (" + listNames(judgedNames) + ")"
+	default:
+		judgedSay = "every series (" + listNames(judgedNames) + ")"
 	}
+	if c.From != nil || c.To != nil {
+		judgedSay += ", over " + shortName(x) + " " + shortName(lo) + "→" + shortName(hi)
+	}
+	var parts []string
+	suffix := ""
 	if c.Trend == "flat" {
-		o.Ours = fmt.Sprintf("flat within ±%s in %d of %s series, changing in %d, undetermined in %d", pct(floor), count[within], of, count[differs], count[tie])
+		parts = append(parts, fmt.Sprintf("flat within %s in %d of %d series", fl, count[within], n))
+		for _, cl := range []string{differs, tie, noCI} {
+			if count[cl] > 0 {
+				parts = append(parts, map[string]string{differs: "changing", tie: "undetermined", noCI: "without a CI"}[cl]+": "+listNames(names[cl]))
+			}
+		}
+		o.Ours = strings.Join(append(parts, "judged: "+judgedSay), "; ")
 		o.Class = sameVerdict(count, n)
-		o.Verdict = o.Class
+		if o.Class == Disagrees {
+			suffix = fmt.Sprintf(" (%d of %d series %s)", count[differs], n, plural(count[differs], "changes", "change"))
+		}
+		o.Verdict = o.Class + suffix
 		return o
 	}
-	o.Ours = fmt.Sprintf("%s in %d of %s series (opposite: %d, flat: %d", c.Trend, count[win], of, count[loss], count[tie])
-	if count[negligible] > 0 {
-		o.Ours += fmt.Sprintf(", negligible: %d", count[negligible])
+	parts = append(parts, fmt.Sprintf("%s in %d of %d series", c.Trend, count[win], n))
+	for _, cl := range []string{loss, tie, negligible, undetermined, zeroBase, noCI} {
+		if count[cl] > 0 {
+			parts = append(parts, map[string]string{loss: "the opposite way", tie: "no change beyond the CIs", negligible: "a change within the floor",
+				undetermined: "a change of undetermined size", zeroBase: "a change from 0 (no relative size; set abs_floor)", noCI: "without a CI"}[cl]+": "+listNames(names[cl]))
+		}
 	}
-	if count[noCI] > 0 {
-		o.Ours += fmt.Sprintf(", without a CI: %d", count[noCI])
-	}
-	o.Ours += ")"
-	if count["reversal"] > 0 {
-		o.Ours += fmt.Sprintf("; %d with a step back beyond the CIs", count["reversal"])
+	if count["back"] > 0 {
+		parts = append(parts, "a step back beyond the CIs and the floor: "+listNames(names["back"]))
 	}
 	sized := true
 	if c.Change != nil {
 		var rs []float64
+		part := 0
 		for _, sr := range judged {
+			if !sr.whole {
+				part++
+				continue
+			}
 			if r := sr.d.ratio(); !math.IsNaN(r) {
 				rs = append(rs, r)
 				sized = sized && SameSize(r, 1+*c.Change)
 			}
 		}
 		if len(rs) > 0 {
-			o.Ours += fmt.Sprintf("; last/first %s (paper %.3g)", rangeOf(rs, "%.3g"), 1+*c.Change)
+			parts = append(parts, fmt.Sprintf("last/first %s (paper %.3g)", rangeOf(rs, "%.3g"), 1+*c.Change))
+		}
+		if part > 0 {
+			parts = append(parts, fmt.Sprintf("size not judged in %d %s that do not span %s→%s (the paper's range)", part, plural(part, "series", "series"), shortName(lo), shortName(hi)))
 		}
 	}
 	switch {
@@ -650,37 +1063,84 @@ func evalTrend(s *Spec, c *Claim, configs []DataConfig, metric string, data Data
 		o.Class = NotEnough
 	case count[loss] > 0:
 		o.Class = Disagrees
-	case count[win] == n && count["reversal"] == 0:
+		suffix = fmt.Sprintf(" (%d of %d series the opposite way)", count[loss], n)
+	case count[win] == n && count["back"] == 0:
 		o.Class = Agrees
 		if !sized {
 			o.Class = DifferentSize
 		} else if w := c.worded(effs); w != "" {
 			o.Class = DifferentSize
-			o.Ours += "; " + w
+			parts = append(parts, w)
 		}
 	case count[win] > 0:
 		o.Class = Partly
-	case count[negligible] > 0 && count[tie] == 0:
+		if count[win] == n {
+			suffix = fmt.Sprintf(" (a step back in %d of %d series)", count["back"], n)
+		}
+	case count[negligible] == n:
 		o.Class = Negligible
 	default:
 		o.Class = NoDifference
 	}
-	o.Verdict = o.Class
+	o.Ours = strings.Join(append(parts, "judged: "+judgedSay), "; ")
+	o.Verdict = o.Class + suffix
 	return o
+}
+
+// groupBy groups configurations by their parameters outside skip, in
+// order of first appearance.
+func groupBy(configs []DataConfig, skip map[string]bool) (map[string][]DataConfig, []string) {
+	groups := map[string][]DataConfig{}
+	var order []string
+	for _, cf := range configs {
+		k := keyExcept(cf.Params, skip)
+		if _, ok := groups[k]; !ok {
+			order = append(order, k)
+		}
+		groups[k] = append(groups[k], cf)
+	}
+	return groups, order
+}
+
+// repeatsX reports whether a group has two configurations at one x.
+func repeatsX(groups map[string][]DataConfig, x string) bool {
+	for _, g := range groups {
+		var seen []string
+		for _, cf := range g {
+			if hasValue(seen, cf.Params[x]) {
+				return true
+			}
+			seen = append(seen, cf.Params[x])
+		}
+	}
+	return false
+}
+
+// listNames lists names, at most eight, then how many more.
+func listNames(names []string) string {
+	const most = 8
+	if len(names) <= most {
+		return strings.Join(names, ", ")
+	}
+	return strings.Join(names[:most], ", ") + fmt.Sprintf(" and %d more", len(names)-most)
 }
 
 // trendState says what a series does, in words.
 func trendState(trend string, sr seriesResult) string {
 	switch sr.class {
 	case win:
-		if sr.reversal {
-			return trend + " overall, with a step back beyond the CIs"
+		if len(sr.backs) > 0 {
+			return trend + " overall, with a step back beyond the CIs and the floor (" + strings.Join(sr.backs, "; ") + ")"
 		}
 		return trend + " beyond the CIs"
 	case loss:
 		return "the opposite way beyond the CIs"
 	case negligible:
-		return "a change below the floor"
+		return "a change within the floor"
+	case undetermined:
+		return "a change of undetermined size (its CI straddles the floor)"
+	case zeroBase:
+		return "a change from 0 (no relative size; abs_floor judges it)"
 	case noCI:
 		return "no CI (one replication)"
 	case within:
@@ -691,17 +1151,14 @@ func trendState(trend string, sr seriesResult) string {
 	return "no change beyond the CIs"
 }
 
-// judges reports whether the claim judges the series of a
-// configuration: it names no series, or one of its terms matches.
+// judges reports whether the claim's series: list covers the series of
+// a configuration (true without a list).
 func (c *Claim) judges(p map[string]string) bool {
 	if len(c.Series) == 0 {
 		return true
 	}
 	for _, term := range c.Series {
-		k, v, eq := strings.Cut(term, "=")
-		if !eq {
-			k, v = "policy", term
-		}
+		k, v := seriesTerm(term)
 		if sameValue(p[k], v) {
 			return true
 		}
@@ -709,41 +1166,19 @@ func (c *Claim) judges(p map[string]string) bool {
 	return false
 }
 
-// seriesName names a series by its parameters off the x axis: the
-// policy by its name, others as key=value.
-func seriesName(p map[string]string, axis map[string]bool) string {
+// seriesName names a series by its parameters outside skip: the policy
+// by its name, others as key=value.
+func seriesName(p map[string]string, skip map[string]bool) string {
 	var parts []string
-	if v, ok := p["policy"]; ok {
+	if v, ok := p["policy"]; ok && !skip["policy"] {
 		parts = append(parts, v)
 	}
 	for _, k := range sortedKeys(p) {
-		if k != "policy" && !axis[k] {
+		if k != "policy" && !skip[k] {
 			parts = append(parts, shortName(k)+"="+shortName(p[k]))
 		}
 	}
 	return orDefault(strings.Join(parts, ", "), "the runs")
-}
-
-// sortConfigsByX orders configurations along x: numerically when every
-// value is a number, else in the sweep's order of x values.
-func sortConfigsByX(g []DataConfig, x string, xs []string) {
-	numeric := true
-	for _, cf := range g {
-		numeric = numeric && !math.IsNaN(parseNum(cf.Params[x]))
-	}
-	if numeric {
-		sort.SliceStable(g, func(i, j int) bool { return parseNum(g[i].Params[x]) < parseNum(g[j].Params[x]) })
-		return
-	}
-	pos := func(v string) int {
-		for i, w := range xs {
-			if sameValue(v, w) {
-				return i
-			}
-		}
-		return len(xs)
-	}
-	sort.SliceStable(g, func(i, j int) bool { return pos(g[i].Params[x]) < pos(g[j].Params[x]) })
 }
 
 func evalBound(c *Claim, configs []DataConfig, metric string, data Data) Outcome {
@@ -757,9 +1192,9 @@ func evalBound(c *Claim, configs []DataConfig, metric string, data Data) Outcome
 		if st.N == 0 {
 			continue
 		}
+		h := st.HalfWidth()
 		n++
 		ns[st.N] = true
-		h := st.HalfWidth()
 		state := ""
 		switch {
 		case math.IsNaN(h):
@@ -781,7 +1216,7 @@ func evalBound(c *Claim, configs []DataConfig, metric string, data Data) Outcome
 		o.Details = append(o.Details, fmt.Sprintf("%s: %s ± %s (n=%d): %s", cf.ID, num(st.Mean), num(h), st.N, state))
 	}
 	if n == 0 {
-		return Outcome{Class: NotRun, Verdict: NotRun, Ours: "no run", Effect: "–", Test: "–"}
+		return Outcome{Class: NotRun, Verdict: NotRun, Ours: "no run", Effect: "–", Test: "–", Details: o.Details}
 	}
 	o.Ours = fmt.Sprintf("at most %s at %d of %d configurations (largest %s ± %s)", num(bound), below, n, num(maxMean), num(maxHW))
 	o.Effect = "–"
@@ -791,11 +1226,13 @@ func evalBound(c *Claim, configs []DataConfig, metric string, data Data) Outcome
 	}
 	sort.Ints(sizes)
 	o.Test = "CI of the mean, n=" + intRange(sizes)
+	suffix := ""
 	switch {
 	case noci > 0:
 		o.Class = NotEnough
 	case above > 0:
 		o.Class = Disagrees
+		suffix = fmt.Sprintf(" (%d of %d configurations above)", above, n)
 	case below == n:
 		o.Class = Agrees
 	case below > 0:
@@ -803,7 +1240,7 @@ func evalBound(c *Claim, configs []DataConfig, metric string, data Data) Outcome
 	default:
 		o.Class = NoDifference
 	}
-	o.Verdict = o.Class
+	o.Verdict = o.Class + suffix
 	return o
 }
 
@@ -888,13 +1325,16 @@ func signed(e float64) string {
 }
 
 // pctCI formats a difference as its relative effect and 95% CI
-// half-width: "+12.8% ± 7.9%".
+// half-width: "+12.8% ± 7.9%" (the absolute difference where the base
+// is 0).
 func pctCI(x diff) string {
 	e, h := x.rel()
-	if math.IsNaN(e) {
-		return "relative effect – (base 0)"
-	}
-	if math.IsNaN(h) {
+	switch {
+	case math.IsNaN(e) && math.IsNaN(x.h):
+		return "relative effect – (base 0; difference " + num(x.d) + ", no CI)"
+	case math.IsNaN(e):
+		return "relative effect – (base 0; difference " + num(x.d) + " ± " + num(x.h) + ")"
+	case math.IsNaN(h):
 		return signed(e) + " (no CI)"
 	}
 	return signed(e) + " ± " + pct(h)
@@ -948,46 +1388,67 @@ func testsOf(pts []point) string {
 }
 
 // joinTests summarises intervals: "paired t, n=20–30", "paired t, n=30
-// (4 points); Welch, n=5+5 (2 points)".
+// (4); Welch, n=5+5 (2)", "exact (sd 0), n=2".
 func joinTests(tests []string) string {
-	paired, welch := map[int]bool{}, map[string]bool{}
-	np, nw := 0, 0
+	type group struct {
+		ns    map[int]bool
+		pairs map[string]bool // Welch's n+m
+		count int
+	}
+	kinds := []string{"paired t, n=", "exact (sd 0), n=", "Welch, n="}
+	groups := map[string]*group{}
 	var other []string
 	for _, t := range tests {
-		switch {
-		case strings.HasPrefix(t, "paired t, n="):
-			n, _ := strconv.Atoi(strings.TrimPrefix(t, "paired t, n="))
-			paired[n] = true
-			np++
-		case strings.HasPrefix(t, "Welch, n="):
-			welch[strings.TrimPrefix(t, "Welch, n=")] = true
-			nw++
-		case t != "–" && t != "":
-			if !hasValue(other, t) {
+		kind := ""
+		for _, k := range kinds {
+			if strings.HasPrefix(t, k) {
+				kind = k
+			}
+		}
+		if kind == "" {
+			if t != "–" && t != "" && !hasValue(other, t) {
 				other = append(other, t)
 			}
+			continue
+		}
+		g := groups[kind]
+		if g == nil {
+			g = &group{ns: map[int]bool{}, pairs: map[string]bool{}}
+			groups[kind] = g
+		}
+		g.count++
+		rest := strings.TrimPrefix(t, kind)
+		if n, err := strconv.Atoi(rest); err == nil {
+			g.ns[n] = true
+		} else {
+			g.pairs[rest] = true
 		}
 	}
 	var parts []string
-	if np > 0 {
-		var ns []int
-		for n := range paired {
-			ns = append(ns, n)
+	for _, k := range kinds {
+		g := groups[k]
+		if g == nil {
+			continue
 		}
-		sort.Ints(ns)
-		parts = append(parts, "paired t, n="+intRange(ns))
-	}
-	if nw > 0 {
-		ws := sortedKeys(welch)
-		w := "Welch, n=" + ws[0]
-		if len(ws) > 1 {
-			w += "…" + ws[len(ws)-1]
+		var s string
+		if len(g.pairs) > 0 {
+			ws := sortedKeys(g.pairs)
+			s = k + ws[0]
+			if len(ws) > 1 {
+				s += "…" + ws[len(ws)-1]
+			}
+		} else {
+			var ns []int
+			for n := range g.ns {
+				ns = append(ns, n)
+			}
+			sort.Ints(ns)
+			s = k + intRange(ns)
 		}
-		parts = append(parts, w)
-	}
-	if np > 0 && nw > 0 {
-		parts[0] += fmt.Sprintf(" (%d)", np)
-		parts[1] += fmt.Sprintf(" (%d)", nw)
+		if len(groups) > 1 || len(other) > 0 {
+			s += fmt.Sprintf(" (%d)", g.count)
+		}
+		parts = append(parts, s)
 	}
 	parts = append(parts, other...)
 	if len(parts) == 0 {

@@ -127,8 +127,8 @@ func TestPairedAndWelch(t *testing.T) {
 		ours      string
 		effectPfx string
 	}{
-		{true, Agrees, "paired t, n=10", "1 win, 0 ties, 0 losses", "-5.0% ± 1.2%"},
-		{false, NoDifference, "Welch, n=10+10", "0 wins, 1 tie, 0 losses", "-5.0% ± "},
+		{true, Agrees, "paired t, n=10", "1 point: 1 win, 0 ties, 0 losses", "-5.0% ± 1.2%"},
+		{false, NoDifference, "Welch, n=10+10", "1 point: 0 wins, 1 tie, 0 losses", "-5.0% ± "},
 	} {
 		rows := runsOf("makespan", tc.paired,
 			cfgRuns{p("x=1", "node_select=u"), times(noisy, 0.95)},
@@ -217,7 +217,8 @@ func TestComparisonVerdicts(t *testing.T) {
 		{"ties everywhere", [3]float64{1, 1, 1}, [3]float64{1, 1, 1}, "better", NoDifference},
 		{"a loss", [3]float64{0.5, 0.5, 1.5}, [3]float64{1, 1, 1}, "better", Disagrees},
 		{"loses, ties, then wins", [3]float64{1.2, 1, 0.5}, [3]float64{1, 1, 1}, "better-when-ample", Agrees},
-		{"wins when scarce, ties when ample", [3]float64{0.5, 1, 1}, [3]float64{1, 1, 1}, "better-when-ample", Partly},
+		{"wins when scarce, ties when ample: the claim is about the ample end", [3]float64{0.5, 1, 1}, [3]float64{1, 1, 1}, "better-when-ample", Disagrees},
+		{"wins when scarce, ties between, wins when ample", [3]float64{0.5, 1, 0.5}, [3]float64{1, 1, 1}, "better-when-ample", Partly},
 		{"ends in a loss", [3]float64{0.5, 0.5, 1.2}, [3]float64{1, 1, 1}, "better-when-ample", Disagrees},
 		{"the same: identical", [3]float64{1, 1, 1}, [3]float64{1, 1, 1}, "same", Agrees},
 		{"the same: 30% apart", [3]float64{1, 1, 1.3}, [3]float64{1, 1, 1}, "same", Disagrees},
@@ -310,7 +311,7 @@ func TestTrendPerSeries(t *testing.T) {
 	data := NewRowsData(runsOf("pp", true, cs...))
 	named := Claim{Metric: "pp", Trend: "decreasing", Series: []string{"drrm", "srrm-r"}}
 	o := only(t, Evaluate(s, &named, data))
-	if o.Class != Agrees || o.Ours != "decreasing in 2 of 2 judged series (opposite: 0, flat: 0)" {
+	if o.Class != Agrees || o.Ours != "decreasing in 2 of 2 series; judged: the claim's series (drrm, srrm-r)" {
 		t.Errorf("named series: %s (%s)", o.Class, o.Ours)
 	}
 	shown := false
@@ -321,7 +322,8 @@ func TestTrendPerSeries(t *testing.T) {
 		t.Errorf("the variant's direction is not shown: %v", o.Details)
 	}
 	every := Claim{Metric: "pp", Trend: "decreasing"}
-	if o := only(t, Evaluate(s, &every, data)); o.Class != Disagrees || o.Ours != "decreasing in 2 of 3 series (opposite: 1, flat: 0)" {
+	if o := only(t, Evaluate(s, &every, data)); o.Class != Disagrees || o.Verdict != "disagrees (1 of 3 series the opposite way)" ||
+		o.Ours != "decreasing in 2 of 3 series; the opposite way: srrm-r-et; judged: every series (drrm, srrm-r, srrm-r-et)" {
 		t.Errorf("every series: %s (%s)", o.Class, o.Ours)
 	}
 	// A step back beyond the CIs is not a clean trend.
@@ -389,14 +391,14 @@ func readingRows() []Row {
 func TestReadingsAxis(t *testing.T) {
 	s := mustParse(t, readingsSpec, "")
 	r := Evaluate(s, &s.Claims[0], NewRowsData(readingRows()))
-	if r.Verdict != "agrees under u_update=all; disagrees under u_update=delaying" {
+	if r.Verdict != "agrees under u_update=all; disagrees (2 losses of 2 points) under u_update=delaying" {
 		t.Errorf("verdict %q", r.Verdict)
 	}
 	if len(r.Outcomes) != 2 || r.Outcomes[0].Reading != "u_update=all" {
 		t.Errorf("outcomes %+v: the paper's reading must come first", r.Outcomes)
 	}
 	row := claimRow(s, r)
-	if !strings.HasPrefix(row[4], "u_update=all: 2 wins, 0 ties, 0 losses; u_update=delaying: 0 wins, 0 ties, 2 losses") {
+	if !strings.HasPrefix(row[4], "u_update=all: 2 points: 2 wins, 0 ties, 0 losses; u_update=delaying: 2 points: 0 wins, 0 ties, 2 losses") {
 		t.Errorf("ours cell %q", row[4])
 	}
 	// At the quick label only delaying runs: the paper's reading is not
@@ -409,7 +411,7 @@ func TestReadingsAxis(t *testing.T) {
 		}
 	}
 	r = Evaluate(q, &q.Claims[0], NewRowsData(delaying))
-	if r.Verdict != "not run at this scale under u_update=all; disagrees under u_update=delaying" {
+	if r.Verdict != "not run at this scale under u_update=all; disagrees (2 losses of 2 points) under u_update=delaying" {
 		t.Errorf("quick verdict %q", r.Verdict)
 	}
 	// Metric readings: the same claim on two metrics, the paper's first.
@@ -423,7 +425,7 @@ func TestReadingsAxis(t *testing.T) {
 		}
 	}
 	r = Evaluate(s, &m, NewRowsData(rows))
-	want := "agrees under [metric=mean_response, u_update=all], [metric=mean_response, u_update=delaying] and [metric=makespan, u_update=all]; disagrees under metric=makespan, u_update=delaying"
+	want := "agrees under [metric=mean_response, u_update=all], [metric=mean_response, u_update=delaying] and [metric=makespan, u_update=all]; disagrees (2 losses of 2 points) under metric=makespan, u_update=delaying"
 	if r.Verdict != want {
 		t.Errorf("metric readings: %q\nwant %q", r.Verdict, want)
 	}
@@ -701,5 +703,36 @@ func TestSummaryFitsAScreen(t *testing.T) {
 	}
 	if !strings.Contains(sum, "(paper scale: 1 experiment, 24 runs;") || strings.Contains(sum, "reduced-scale") {
 		t.Errorf("summary header:\n%s", sum[:300])
+	}
+}
+
+// TestZippedReadings: two readings zipped together are evaluated at the
+// pairs the zip runs, not at every combination of their values (a pair
+// the zip never makes is no reading, not "not run at this scale"), while
+// a grid reading still crosses them.
+func TestZippedReadings(t *testing.T) {
+	s := &Spec{
+		Grid:     map[string][]any{"node_select": {"u", "random"}, "x": {1, 2}, "g": {"a", "b"}},
+		Zip:      map[string][]any{"d": {0, 0.1, 0.1}, "w": {"keep", "keep", "move"}},
+		Labels:   map[string]Labels{"quick": {Grid: map[string][]any{"x": {1}}}},
+		Readings: []Reading{{Param: "d", Paper: 0.1}, {Param: "w", Paper: "keep"}, {Param: "g"}},
+	}
+	c := uBetter()
+	var configs []DataConfig
+	for _, z := range [][2]string{{"0", "keep"}, {"0.1", "keep"}, {"0.1", "move"}} {
+		for _, g := range []string{"a", "b"} {
+			configs = append(configs, DataConfig{Params: map[string]string{"d": z[0], "w": z[1], "g": g, "node_select": "u", "x": "1"}})
+		}
+	}
+	var got []string
+	for _, cb := range readingCombos(s, &c, configs) {
+		got = append(got, cb.label)
+	}
+	want := []string{"d=0.1, w=keep, g=a", "d=0.1, w=keep, g=b", "d=0.1, w=move, g=a", "d=0.1, w=move, g=b", "d=0, w=keep, g=a", "d=0, w=keep, g=b"}
+	if strings.Join(got, "; ") != strings.Join(want, "; ") {
+		t.Errorf("reading combinations\n%q\nwant\n%q", got, want)
+	}
+	if !s.sweepable(map[string]string{"d": "0", "x": "2"}) || s.sweepable(map[string]string{"d": "0", "w": "move"}) {
+		t.Error("sweepable: a grid value crosses the zip; the zip's unmade pair is not sweepable")
 	}
 }

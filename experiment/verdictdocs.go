@@ -242,6 +242,27 @@ func Regenerate(docs string) (map[string][]byte, error) {
 	return out, nil
 }
 
+// Leftovers are the files under docs/reproduction that look generated
+// (a reproduction table of a scale) but that Regenerate's files do not
+// include: a table whose aggregates were removed, or a stray copy. The
+// check reports them; a regeneration removes them.
+func Leftovers(docs string, files map[string][]byte) ([]string, error) {
+	var out []string
+	for _, scale := range []string{"quick", "paper"} {
+		have, err := filepath.Glob(filepath.Join(docs, "reproduction", scale, "reproduction-*.md"))
+		if err != nil {
+			return nil, err
+		}
+		for _, p := range have {
+			if _, ok := files[p]; !ok {
+				out = append(out, p)
+			}
+		}
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
 // ListMarkdown is a Markdown table of every configuration of the runs:
 // its swept parameters, each metric's mean ± 95% CI half-width, and n;
 // with regime, whether resources are scarce (mean wait W at least the

@@ -35,7 +35,7 @@ func TestZipPartnersSplitTheAxis(t *testing.T) {
 		}
 	}
 	v := Evaluate(s, &s.Claims[0], NewRowsData(rows)).Outcomes[0]
-	if v.Ours != "2 wins, 2 ties, 0 losses" {
+	if v.Ours != "4 points: 2 wins, 2 ties, 0 losses" {
 		t.Errorf("claim: %s (%s); want 2 wins (trace A) and 2 ties (trace B)", v.Ours, v.Details)
 	}
 	ax := layoutOf(s, aggs)

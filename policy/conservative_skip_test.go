@@ -11,6 +11,7 @@ import (
 	"github.com/gridsched/gridsched/engine"
 	"github.com/gridsched/gridsched/model"
 	"github.com/gridsched/gridsched/policy"
+	"github.com/gridsched/gridsched/policytest"
 )
 
 // genOverloaded draws a platform and a workload whose arrivals outrun the
@@ -63,18 +64,14 @@ func runConservative(t *rapid.T, p *model.Platform, jobs []model.Job, pol engine
 	default:
 		policy.SetRefOnReserve(pol, rec)
 	}
-	e := engine.New(p, jobs, pol, engine.Options{Overrun: o})
-	for _, f := range fails {
-		node := f[0] % len(p.Nodes)
-		e.FailNode(float64(f[1]), node, f[2]%2 == 0)
-		e.RepairNode(float64(f[1]+1+f[2]), node)
-	}
-	c := &checker{t: t, used: map[int32]int{}}
-	for _, n := range p.Nodes {
-		c.pes = append(c.pes, n.PEs)
-	}
-	e.Observe(c)
-	if err := e.Run(); err != nil {
+	e, err := policytest.Run(p, jobs, pol, o, func(e *engine.Engine) {
+		for _, f := range fails {
+			node := f[0] % len(p.Nodes)
+			e.FailNode(float64(f[1]), node, f[2]%2 == 0)
+			e.RepairNode(float64(f[1]+1+f[2]), node)
+		}
+	})
+	if err != nil {
 		t.Fatal(err)
 	}
 	return e, log

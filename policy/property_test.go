@@ -11,6 +11,7 @@ import (
 	"github.com/gridsched/gridsched/engine"
 	"github.com/gridsched/gridsched/model"
 	"github.com/gridsched/gridsched/policy"
+	"github.com/gridsched/gridsched/policytest"
 )
 
 // TestMain raises rapid's default of 100 cases to 300 random workloads
@@ -66,50 +67,11 @@ func genCase(t *rapid.T, est estimateKind) (*model.Platform, []model.Job) {
 	return p, jobs
 }
 
-// checker is an observer that asserts the engine-level invariants on
-// every event: per-node processor use never exceeds the node, busy never
-// exceeds available, no job starts before it is submitted.
-type checker struct {
-	t    *rapid.T
-	used map[int32]int
-	pes  []int
-}
-
-func (c *checker) JobSubmitted(float64, *engine.Job) {}
-func (c *checker) JobStarted(now float64, j *engine.Job) {
-	if now < j.Submit {
-		c.t.Fatalf("job %d starts at %g before its submit %g", j.ID, now, j.Submit)
-	}
-	for _, s := range j.Alloc {
-		for n := s.First; n < s.First+s.Count; n++ {
-			c.used[n] += int(s.PEs)
-			if c.used[n] > c.pes[n] {
-				c.t.Fatalf("node %d oversubscribed at %g: %d of %d", n, now, c.used[n], c.pes[n])
-			}
-		}
-	}
-}
-func (c *checker) JobStopped(now float64, j *engine.Job) {
-	for _, s := range j.Alloc {
-		for n := s.First; n < s.First+s.Count; n++ {
-			c.used[n] -= int(s.PEs)
-		}
-	}
-}
-func (c *checker) Sample(now float64, busy, avail, queued int) {
-	if busy > avail || busy < 0 {
-		c.t.Fatalf("busy %d of %d at %g", busy, avail, now)
-	}
-}
-
+// simulate runs a case under the harness of package policytest, which
+// checks the engine-level invariants on every event.
 func simulate(t *rapid.T, p *model.Platform, jobs []model.Job, pol engine.Policy, o engine.Overrun) *engine.Engine {
-	e := engine.New(p, jobs, pol, engine.Options{Overrun: o})
-	c := &checker{t: t, used: map[int32]int{}}
-	for _, n := range p.Nodes {
-		c.pes = append(c.pes, n.PEs)
-	}
-	e.Observe(c)
-	if err := e.Run(); err != nil {
+	e, err := policytest.Run(p, jobs, pol, o)
+	if err != nil {
 		t.Fatal(err)
 	}
 	return e
@@ -118,32 +80,14 @@ func simulate(t *rapid.T, p *model.Platform, jobs []model.Job, pol engine.Policy
 // checkEnds: every job ran, and ended exactly its runtime after its start
 // — or its estimate, when it was killed at the estimate.
 func checkEnds(t *rapid.T, e *engine.Engine, o engine.Overrun) {
-	for _, j := range e.Jobs() {
-		switch {
-		case j.State == engine.Completed && j.End-j.Start != j.Runtime:
-			t.Fatalf("job %d ran %g, runtime %g", j.ID, j.End-j.Start, j.Runtime)
-		case j.State == engine.Killed && (o != engine.OverrunKill || j.End-j.Start != j.Estimate || j.Runtime <= j.Estimate):
-			t.Fatalf("job %d killed after %g (estimate %g, runtime %g)", j.ID, j.End-j.Start, j.Estimate, j.Runtime)
-		case j.State != engine.Completed && j.State != engine.Killed:
-			t.Fatalf("job %d ended %s", j.ID, j.State)
-		}
+	if err := policytest.Verify(e, o, false); err != nil {
+		t.Fatal(err)
 	}
 }
 
-func TestPropertyEveryPolicy(t *testing.T) {
-	for _, name := range policy.Names() {
-		t.Run(name, func(t *testing.T) {
-			rapid.Check(t, func(t *rapid.T) {
-				kind := estimateKind(rapid.IntRange(0, 2).Draw(t, "estimates"))
-				o := engine.Overrun(rapid.IntRange(0, 1).Draw(t, "overrun"))
-				p, jobs := genCase(t, kind)
-				pol, _ := policy.New(name, nil)
-				e := simulate(t, p, jobs, pol, o)
-				checkEnds(t, e, o)
-			})
-		})
-	}
-}
+// Every registered policy is checked on random cases by package
+// policytest (TestEveryBuiltinPolicy); the properties below are those of
+// one policy each.
 
 // TestPropertyFCFSOrder: FCFS starts jobs in submit order.
 func TestPropertyFCFSOrder(t *testing.T) {

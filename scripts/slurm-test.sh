@@ -88,6 +88,10 @@ say "node state: ${state:-none}"
 
 # The sweep
 go build -o "$WORK/gridsched" ./cmd/gridsched
+# The Python EASY over the decision protocol runs in the array tasks too
+# (its runs equal easy's): a copy of the package beside the spec, whose
+# command names its file relative to the spec's folder.
+cp -r "$ROOT/python" "$WORK/python"
 cat > "$WORK/spec.yaml" <<'SPEC'
 name: "slurm test $(touch PWNED)"
 workload:
@@ -95,7 +99,8 @@ workload:
   params: {nodes: 64}
   jobs: 3000
 platform: {nodes: 64}
-policies: [fcfs, easy, conservative]
+policies: [fcfs, easy, conservative, external]
+external: {command: "python3 python/examples/easy.py"}
 grid:
   workload.params.arrival_scale: [0.8, 1.2]
 replications: {count: 4}
@@ -128,4 +133,16 @@ if find "$WORK" "$ROOT" -maxdepth 2 -name PWNED 2>/dev/null | grep -q .; then
 	exit 1
 fi
 say "3 array tasks + merge on Slurm equal the single-machine run ($(($(wc -l < "$WORK/single/runs.csv") - 1)) runs)"
+# The external scheduler's runs have easy's metrics (same replication seeds, same jobs).
+python3 - "$WORK/slurm/merged/runs.csv" <<'CHECK' || { say "external runs differ from easy's"; exit 1; }
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+skip = {"config_index", "config_id", "policy"}
+by = {(r["policy"], r["workload.params.arrival_scale"], r["replication"]): {k: v for k, v in r.items() if k not in skip} for r in rows}
+ext = [k for k in by if k[0] == "external"]
+bad = [k for k in ext if by[k] != by[("easy",) + k[1:]]]
+print("%d external runs, %d differ from easy's" % (len(ext), len(bad)))
+sys.exit(1 if bad or not ext else 0)
+CHECK
+say "the external scheduler's runs equal easy's"
 say "PASS"

@@ -228,7 +228,7 @@ func runLoaded(cfg Config, w *workload.Workload, p *model.Platform, release bool
 	if sys, ok := system.Loop(cfg.Policy); ok {
 		return runLoop(cfg, sys, w)
 	}
-	run := &system.Run{Policy: cfg.Policy, Seed: cfg.Seed, NodeSelect: cfg.NodeSelect, Platform: p, Jobs: w.Jobs}
+	run := &system.Run{Policy: cfg.Policy, Seed: cfg.Seed, NodeSelect: cfg.NodeSelect, Platform: p, Jobs: w.Jobs, Workload: w.Name, Overrun: cfg.Overrun}
 	for _, sys := range system.All() {
 		if sys.Attach == nil {
 			continue
@@ -287,7 +287,11 @@ func runLoaded(cfg Config, w *workload.Workload, p *model.Platform, release bool
 	if cfg.Progress != nil {
 		e.Observe(&progress{total: njobs, step: max(1, njobs/200), f: cfg.Progress})
 	}
-	if err := e.Run(); err != nil {
+	err = e.Run()
+	if f, ok := pol.(engine.FinishingPolicy); ok {
+		err = f.Finish(e.View(), err)
+	}
+	if err != nil {
 		return nil, fmt.Errorf("policy %s on %s: %w", cfg.Policy, w.Name, err)
 	}
 	r.Summary = metrics.Summarize(e.Jobs(), p.TotalPEs(), r.Series)

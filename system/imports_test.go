@@ -17,7 +17,7 @@ import (
 // tests excluded (they may import a system to test it).
 func TestNoSystemImports(t *testing.T) {
 	systems := []string{"cloud", "hgrid", "unstable", "reservation"}
-	for _, dir := range []string{"simulate", "experiment", "report", "cmd/gridsched", "output", "metrics", "engine", "policy", "workload", "model"} {
+	for _, dir := range []string{"simulate", "experiment", "report", "cli", "cmd/gridsched", "output", "metrics", "engine", "policy", "workload", "model"} {
 		files, err := filepath.Glob(filepath.Join("..", dir, "*.go"))
 		if err != nil || len(files) == 0 {
 			t.Fatalf("%s: no Go files (%v)", dir, err)

@@ -28,6 +28,7 @@
 package system
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -44,6 +45,13 @@ import (
 	"github.com/gridsched/gridsched/model"
 	"github.com/gridsched/gridsched/policy"
 )
+
+// ErrRunFailed marks a run that failed for a reason of its own, which
+// does not concern the other runs of a sweep: an external scheduler that
+// crashed, broke the protocol, proposed an invalid action, timed out or
+// deadlocked. A sweep records such a run as failed, with the reason, and
+// goes on; resuming the sweep retries it. Any other error stops a sweep.
+var ErrRunFailed = errors.New("run failed")
 
 // Policy is one policy a system provides.
 type Policy struct {
@@ -104,8 +112,10 @@ type Run struct {
 	Seed       uint64
 	NodeSelect string
 	Platform   *model.Platform
-	// Jobs is the workload (read only).
-	Jobs []model.Job
+	// Jobs is the workload (read only), Workload its name.
+	Jobs     []model.Job
+	Workload string
+	Overrun  engine.Overrun
 
 	// Selector, if set by a system, selects nodes (else first-fit, or the
 	// selection a system registered under NodeSelect).
@@ -172,6 +182,10 @@ type System struct {
 	// read only afterwards). resolve finds a file named in the parameters
 	// (relative to the spec). Nil: the parameters as decoded.
 	Prepare func(params any, resolve func(string) string) (any, error)
+	// MaybeFiles: Prepare asks resolve about words that may name no file
+	// (a command line's words): only those found are the experiment's
+	// input files, hashed and checked (the others are no error).
+	MaybeFiles bool
 	// Platform, if set, gives the platform a prepared section defines
 	// (nil: none).
 	Platform func(prepared any) *model.Platform
@@ -318,7 +332,11 @@ func CheckPolicy(name string, hasSection func(key string) bool) error {
 			return fmt.Errorf("unknown %s policy %q (known: %s)", s.Name, name, strings.Join(names, ", "))
 		}
 		if s.NeedsSection && !hasSection(s.Section) {
-			return fmt.Errorf("%s needs a %s section (%s)", name, s.Section, s.Description)
+			article := "a"
+			if strings.ContainsRune("aeiou", rune(s.Section[0])) {
+				article = "an"
+			}
+			return fmt.Errorf("%s needs %s %s section (%s)", name, article, s.Section, s.Description)
 		}
 		return nil
 	}

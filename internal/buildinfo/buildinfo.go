@@ -88,11 +88,15 @@ func Read() Info {
 	return info
 }
 
+// modulePath is gridsched's module.
+const modulePath = "github.com/gridsched/gridsched"
+
 // codeIdentity hashes the sources in src (the module's files as
 // compiled), the toolchain, target and build settings (VCS stamps left
 // out) and the dependencies of bi. A dependency without a checksum (a
-// local replacement) or missing build information makes it fall back to
-// the executable's hash.
+// local replacement), another main module (a gridsched of one's own,
+// built by package cli) or missing build information makes it fall back
+// to the executable's hash.
 func codeIdentity(bi *debug.BuildInfo, ok bool, src fs.FS, exe func() string) string {
 	fallback := func() string {
 		if h := exe(); h != "" {
@@ -101,6 +105,12 @@ func codeIdentity(bi *debug.BuildInfo, ok bool, src fs.FS, exe func() string) st
 		return "unknown"
 	}
 	if !ok {
+		return fallback()
+	}
+	if bi.Main.Path != "" && bi.Main.Path != modulePath {
+		// A module of its own built this binary (package cli's Main
+		// with its policies): its code is compiled in, and neither the
+		// embedded sources nor a checksum cover it.
 		return fallback()
 	}
 	h := sha256.New()

@@ -39,6 +39,9 @@ func TestSourcesCoverModule(t *testing.T) {
 			if rel == "scripts" || d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".") && rel != "." {
 				return filepath.SkipDir
 			}
+			if _, err := os.Stat(filepath.Join(p, "go.mod")); err == nil && rel != "." {
+				return filepath.SkipDir // a module of its own (examples/extension)
+			}
 			return nil
 		}
 		if !strings.HasSuffix(rel, ".go") || strings.HasSuffix(rel, "_test.go") {
@@ -125,6 +128,15 @@ func TestIdentityFollowsCodeNotDocs(t *testing.T) {
 	if got := codeIdentity(&bi6, true, src, exe("0123456789abcdef0123")); got != "exe:0123456789abcdef" {
 		t.Errorf("local replacement: %q", got)
 	}
+	// A module of one's own that builds gridsched with its policies
+	// (package cli): its code is in no embedded source, so the executable.
+	bi7 := *bi
+	bi7.Main = debug.Module{Path: "example.com/mygridsched", Version: "(devel)"}
+	if got := codeIdentity(&bi7, true, src, exe("0123456789abcdef0123")); got != "exe:0123456789abcdef" {
+		t.Errorf("another main module: %q", got)
+	}
+	bi7.Main.Path = modulePath
+	same("gridsched's own main module", codeIdentity(&bi7, true, src, exe("")), true)
 }
 
 // TestIdentityOfThisBinary: the running test binary has a source

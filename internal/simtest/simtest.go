@@ -51,7 +51,11 @@ func Jobs(bs ...*JobB) []model.Job {
 func Run(t testing.TB, p *model.Platform, jobs []model.Job, pol engine.Policy, opts engine.Options) *engine.Engine {
 	t.Helper()
 	e := engine.New(p, jobs, pol, opts)
-	if err := e.Run(); err != nil {
+	err := e.Run()
+	if f, ok := pol.(engine.FinishingPolicy); ok {
+		err = f.Finish(e.View(), err)
+	}
+	if err != nil {
 		t.Fatalf("run: %v", err)
 	}
 	return e

@@ -1,7 +1,0 @@
-//go:build !linux
-
-package main
-
-// limitAddressSpace: no address-space cap outside Linux (the corpus
-// still checks every refusal).
-func limitAddressSpace(uint64) bool { return false }
