@@ -16,7 +16,9 @@ import (
 // checks every figure from the SVG DOM: the box of every text element
 // (getBBox, mapped to the page by its transform) must lie inside its
 // figure; no two tick labels of one axis may read the same; no two
-// pieces of text may overlap. It counts the figures a reader sees
+// pieces of text may overlap; a raster (<image>) must fill its box; and
+// the page, every fold open, must be no wider than the window (a table of
+// long hashes overflowed it). It counts the figures a reader sees
 // without unfolding anything (then unfolds every <details> to measure
 // the folded ones too) and replaces the page by its findings as JSON.
 const domCheckJS = `
@@ -34,6 +36,11 @@ const domCheckJS = `
     figs.forEach(function (svg) { var d = svg.closest("details"); if (!d || d.open) out.visible++; });
     out.constant = document.querySelectorAll("p.constant").length;
     document.querySelectorAll("details").forEach(function (d) { d.open = true; });
+    var de = document.documentElement;
+    if (de.scrollWidth > de.clientWidth + 1) {
+      var wide = Array.prototype.slice.call(document.querySelectorAll("table")).filter(function (t) { return t.getBoundingClientRect().right > de.clientWidth + 1; });
+      out.problems.push("the page is " + de.scrollWidth + " px wide in a " + de.clientWidth + " px window" + (wide.length ? " (" + wide.length + " tables overflow)" : ""));
+    }
     figs.forEach(function (svg) {
       out.figures++;
       var host = svg.closest("figure"), id = host && host.id ? host.id : "figure " + out.figures;
@@ -47,6 +54,10 @@ const domCheckJS = `
         var role = cls.slice(2), g = tx.getAttribute("data-g");
         if (ticks[role]) ticks[role][g] = (ticks[role][g] === undefined ? "" : ticks[role][g] + " / ") + tx.textContent;
         if (r.w > 0) pieces.push({ g: g, r: r, text: tx.textContent });
+      });
+      svg.querySelectorAll("image").forEach(function (im) {
+        if (im.getAttribute("preserveAspectRatio") !== "none")
+          out.problems.push(id + ": a raster keeps its own aspect ratio instead of filling its box");
       });
       Object.keys(ticks).forEach(function (role) {
         var seen = {};
@@ -159,18 +170,20 @@ func TestDOMCheckSeesProblems(t *testing.T) {
 		`<text class="t-y-tick" data-g="2" x="30" y="60" font-size="10">3.423 M</text>` +
 		`<text class="t-y-tick" data-g="3" x="30" y="90" font-size="10">3.423 M</text>` +
 		`<text class="t-legend" data-g="4" x="200" y="150" font-size="10">alpha</text>` +
-		`<text class="t-legend" data-g="5" x="205" y="152" font-size="10">beta</text>`)
+		`<text class="t-legend" data-g="5" x="205" y="152" font-size="10">beta</text>` +
+		`<image x="10" y="100" width="300" height="50" href="data:image/png;base64,iVBORw0KGgo="/>`)
 	good := svg(`<text class="t-title" data-g="1" x="150" y="20" font-size="12">title</text>` +
 		`<text class="t-y-tick" data-g="2" x="30" y="60" font-size="10">3.4225 M</text>` +
 		`<text class="t-y-tick" data-g="3" x="30" y="90" font-size="10">3.423 M</text>`)
 	// closed folds still count and are measured
 	page := filepath.Join(dir, "p.html")
-	os.WriteFile(page, []byte(`<!DOCTYPE html><html><body>`+good+`<details><summary>more</summary>`+bad+`</details></body></html>`), 0o644)
+	wide := `<table><tr><td>` + strings.Repeat("x", 400) + `</td></tr></table>`
+	os.WriteFile(page, []byte(`<!DOCTYPE html><html><body>`+good+`<details><summary>more</summary>`+bad+wide+`</details></body></html>`), 0o644)
 	r := domCheck(t, bin, page)
-	if r.Figures != 2 || r.Visible != 1 || len(r.Problems) != 3 {
-		t.Fatalf("checker: %d figures (%d visible), problems %q; want 2 (1), 3 problems", r.Figures, r.Visible, r.Problems)
+	if r.Figures != 2 || r.Visible != 1 || len(r.Problems) != 5 {
+		t.Fatalf("checker: %d figures (%d visible), problems %q; want 2 (1), 5 problems", r.Figures, r.Visible, r.Problems)
 	}
-	for i, want := range []string{"outside the figure", "two y-tick labels", "overlaps"} {
+	for i, want := range []string{"1 tables overflow", "outside the figure", "raster keeps its own aspect ratio", "two y-tick labels", "overlaps"} {
 		if !strings.Contains(r.Problems[i], want) {
 			t.Errorf("problem %d: %q, want %q", i, r.Problems[i], want)
 		}

@@ -52,6 +52,7 @@ func WritePage(stores []*Store, dir string, o ReportOptions) (string, error) {
 	var specs []*Spec
 	var secs []report.Section
 	var exps []Experiment
+	pal := report.NewPalette() // a series is one colour on the whole page
 	for _, st := range stores {
 		out := filepath.Dir(st.Path) // exports sit next to their store
 		var rows []Row
@@ -67,7 +68,7 @@ func WritePage(stores []*Store, dir string, o ReportOptions) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		sec, err := SectionOf(s, rows)
+		sec, err := sectionOf(s, rows, pal)
 		if err != nil {
 			return "", err
 		}
@@ -80,7 +81,9 @@ func WritePage(stores []*Store, dir string, o ReportOptions) (string, error) {
 		if s.Workload.Trace != "" {
 			sec.Notes = append(sec.Notes, "Traces are the Parallel Workloads Archive's cleaned versions (\"-cln\"), with fewer jobs than the original logs.")
 		}
-		e := Experiment{Spec: s, Data: NewRowsData(rows), Info: AggInfoOf(st, s)}
+		info := AggInfoOf(st, s)
+		info.Runs = len(rows) // as the aggregates written with exports count them
+		e := Experiment{Spec: s, Data: NewRowsData(rows), Info: info}
 		if o.Exports {
 			if e, err = writeAggregates(st, s, rows, filepath.Join(dir, AggregatesDir)); err != nil {
 				return "", err

@@ -248,7 +248,7 @@ func paperFigures(s *Spec) map[string]cite {
 // sweepFigures draws every metric of the sweep in every panel (unrendered:
 // report.Render draws them). A figure of a metric the paper draws says
 // which of the paper's figures it reproduces.
-func sweepFigures(s *Spec, aggs []Agg) ([]report.Figure, error) {
+func sweepFigures(s *Spec, aggs []Agg, pal *report.Palette) ([]report.Figure, error) {
 	ax := layoutOf(s, aggs)
 	facets := facetsOf(aggs, ax)
 	cites := paperFigures(s)
@@ -274,7 +274,7 @@ func sweepFigures(s *Spec, aggs []Agg) ([]report.Figure, error) {
 				xlabel = "configuration"
 			}
 			f, err := report.SweepFigure(name, report.Sweep{Title: ft, XLabel: xlabel, SeriesLabel: ax.seriesLabel(), Metric: mi, Series: series, Categories: cats,
-				Refs: refsOf(s, m, ax, fc, pos), Paper: cites[m].text})
+				Refs: refsOf(s, m, ax, fc, pos), Paper: cites[m].text, Apart: sentinels(xlabel), Palette: pal})
 			if err != nil {
 				return nil, err
 			}
@@ -282,6 +282,20 @@ func sweepFigures(s *Spec, aggs []Agg) ([]report.Figure, error) {
 		}
 	}
 	return figs, nil
+}
+
+// sentinel finds, in a parameter's label, a value that means "none"
+// ("manager MTBF (s; 0 = none)": MTBF 0 is a manager that never fails).
+var sentinel = regexp.MustCompile(`(?i)(?:^|[\s(;,])(-?\d+(?:\.\d+)?) = (none|never|off|unlimited|infinite|no [a-z]+)\b`)
+
+// sentinels are the values a parameter's label says are no number on its
+// axis: the figure draws them apart, at the right, under their name.
+func sentinels(label string) []report.ApartX {
+	var out []report.ApartX
+	for _, m := range sentinel.FindAllStringSubmatch(label, -1) {
+		out = append(out, report.ApartX{X: report.ParseFloat(m[1]), Name: m[2]})
+	}
+	return out
 }
 
 type facet struct {

@@ -84,6 +84,12 @@ func Section(s *Spec, rows []Row, figDir string) (report.Section, error) {
 // same axes; the claims with verdicts; the paper's numbers against ours;
 // the aggregates.
 func SectionOf(s *Spec, rows []Row) (report.Section, error) {
+	return sectionOf(s, rows, report.NewPalette())
+}
+
+// sectionOf is SectionOf with the palette the page's figures share (a
+// series of the same name is the same colour in every figure).
+func sectionOf(s *Spec, rows []Row, pal *report.Palette) (report.Section, error) {
 	title := s.Name
 	if s.Label != "" {
 		title += " (" + s.Label + ")"
@@ -94,7 +100,7 @@ func SectionOf(s *Spec, rows []Row) (report.Section, error) {
 		sec.Notes = append(sec.Notes, "No finished runs yet.")
 		return sec, nil
 	}
-	figs, err := sweepFigures(s, aggs)
+	figs, err := sweepFigures(s, aggs, pal)
 	if err != nil {
 		return sec, err
 	}

@@ -22,7 +22,6 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
-	"gonum.org/v1/plot/vg/vgpdf"
 	"gonum.org/v1/plot/vg/vgsvg"
 )
 
@@ -134,6 +133,7 @@ type frame struct {
 	legend []entry
 	width  vg.Length
 	height vg.Length // of the plot (axes and data)
+	open   *openBars // CI bars reaching below a log axis, if any
 }
 
 func newFrame(title string, p *plot.Plot) *frame {
@@ -403,7 +403,6 @@ func (f *Figure) render(dir string, formats []string) error {
 }
 
 var (
-	pdfDate     = regexp.MustCompile(`/(CreationDate|ModDate) \(D:[0-9]{14}\)`)
 	svgFontFace = regexp.MustCompile(`font-family:Liberation Sans;`)
 )
 
@@ -416,7 +415,7 @@ func (f *frame) encode(format string, l layout) ([]byte, error) {
 	case "png":
 		c = vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(l.w, l.h), vgimg.UseDPI(PNGDPI))}
 	case "pdf":
-		c = vgpdf.New(l.w, l.h) // fonts embedded (vgpdf's default)
+		c = newPDF(l.w, l.h) // fonts embedded as UTF-8 subsets
 	default:
 		return nil, fmt.Errorf("unknown figure format %q", format)
 	}
@@ -430,15 +429,24 @@ func (f *frame) encode(format string, l layout) ([]byte, error) {
 	switch format {
 	case "png":
 		out = withDPI(out, PNGDPI)
-	case "pdf":
-		// The PDF writer stamps the wall clock; a figure must be the same
-		// bytes for the same data (same length, so offsets hold).
-		out = pdfDate.ReplaceAll(out, []byte("/$1 (D:20000101000000)"))
 	case "svg":
 		out = markTexts(out, rc.marks)
+		out = fixImages(out)
 		out = svgFontFace.ReplaceAll(out, []byte(`font-family:'Liberation Sans',Arial,Helvetica,sans-serif;`))
 	}
 	return out, nil
+}
+
+// fixImages makes every raster of an SVG (the whole-run overview) fill
+// the box the plot gives it, as the PNG and PDF draw it: SVG's default
+// preserveAspectRatio ("xMidYMid meet") letterboxes an image whose ratio
+// differs from its box's (a 2,000 × 640 raster in a 460 × 138 pt box was
+// squeezed by 6.6 %, moving every time on it), and names the data's
+// type right (gonum/plot's SVG writer calls its PNG "image/jpg"). The
+// cells are drawn as squares of colour, not smoothed.
+func fixImages(svg []byte) []byte {
+	svg = bytes.ReplaceAll(svg, []byte(`xlink:href="data:image/jpg;base64,`), []byte(`xlink:href="data:image/png;base64,`))
+	return bytes.ReplaceAll(svg, []byte("<image "), []byte(`<image preserveAspectRatio="none" style="image-rendering:pixelated" `))
 }
 
 // withDPI adds a pHYs chunk to a PNG saying its resolution, so that a

@@ -83,10 +83,10 @@ func ganttWindow(jobs []GanttJob, o GanttOptions) ([]GanttJob, float64, float64,
 		if windowed {
 			note += " in the chosen window"
 		}
-		note += fmt.Sprintf(" (time %s to %s); later jobs are not shown (report --gantt-from, --gantt-to and --gantt-jobs choose the window).", durationText(from), durationText(to))
+		note += fmt.Sprintf(" (time %s); later jobs are not shown (report --gantt-from, --gantt-to and --gantt-jobs choose the window).", spanText(from, to))
 		sel = sel[:o.MaxJobs]
 	} else if windowed {
-		note = fmt.Sprintf(" Window: time %s to %s, %d of %d jobs.", durationText(from), durationText(to), len(sel), len(jobs))
+		note = fmt.Sprintf(" Window: time %s, %d of %d jobs.", spanText(from, to), len(sel), len(jobs))
 	}
 	if len(sel) == 0 {
 		from, to = 0, 1

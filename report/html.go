@@ -39,8 +39,9 @@ figure { margin: 1rem 0; padding: .5rem; border: 1px solid #eee; border-radius: 
 figcaption { font-size: .85rem; color: #555; }
 .paper { font-weight: 600; color: #0b5394; }
 .constant { font-size: .9rem; padding: .5rem .8rem; border-left: 4px solid #bbb; background: #f7f7f7; margin: .5rem 0; }
+.tablewrap { max-width: 100%; overflow-x: auto; }
 table { border-collapse: collapse; font-size: .85rem; margin: 1rem 0; }
-th, td { border: 1px solid #ddd; padding: .25rem .5rem; text-align: left; vertical-align: top; }
+th, td { border: 1px solid #ddd; padding: .25rem .5rem; text-align: left; vertical-align: top; overflow-wrap: anywhere; }
 th { background: #f5f5f7; }
 .note { background: #fffbe6; border-left: 4px solid #f0c000; padding: .5rem 1rem; }
 .files { font-size: .8rem; color: #777; }
@@ -101,10 +102,10 @@ details > summary { cursor: pointer; font-weight: 600; color: #333; }
 {{end}}{{end}}
 </div>{{end}}{{end}}
 {{define "table"}}<h3>{{.T.Title}}</h3>
-<table{{if .Class}} class="{{.Class}}"{{end}}>
+<div class="tablewrap"><table{{if .Class}} class="{{.Class}}"{{end}}>
 <tr>{{range .T.Columns}}<th>{{.}}</th>{{end}}</tr>
 {{range .T.Rows}}<tr>{{range .}}<td>{{.}}</td>{{end}}</tr>
-{{end}}</table>{{end}}
+{{end}}</table></div>{{end}}
 `))
 
 type tableOf struct {

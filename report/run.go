@@ -294,6 +294,23 @@ func summaryTable(sums []map[string]any, names []string) Table {
 	return t
 }
 
+// summaryNum writes a summary's number: a whole number (a count of jobs,
+// a wait in whole seconds) exactly, with thousands separators (54,034
+// jobs, not "54.03 k"); others in human form.
+func summaryNum(x float64) string {
+	if x != math.Trunc(x) || math.Abs(x) >= 1e15 {
+		return HumanNum(x)
+	}
+	s := strconv.FormatInt(int64(math.Abs(x)), 10)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	if x < 0 {
+		s = "-" + s
+	}
+	return s
+}
+
 func flatten(prefix string, v any, out map[string]string) {
 	switch x := v.(type) {
 	case map[string]any:
@@ -305,7 +322,7 @@ func flatten(prefix string, v any, out map[string]string) {
 			flatten(name, y, out)
 		}
 	case float64:
-		out[prefix] = HumanNum(x)
+		out[prefix] = summaryNum(x)
 	case nil:
 		out[prefix] = "–"
 	default:
@@ -439,9 +456,11 @@ func RunsSection(runs []*Run, opt RunOptions) (Section, error) {
 			if err := add(StepFigure(p+"-utilization", r.Name+": utilization over time", "utilization (fraction of processors)", []StepLine{{"", r.T, r.Util}}, opt.Window)); err != nil {
 				return sec, err
 			}
-			if err := add(StepFigure(p+"-queue", r.Name+": queued and running jobs", "jobs (count)", []StepLine{{"queued", r.T, r.Queued}, {"running", r.T, r.Running}}, opt.Window)); err != nil {
+			figs, err := StepFigures(p+"-queue", r.Name+": queued and running jobs", "jobs (count)", []StepLine{{"queued", r.T, r.Queued}, {"running", r.T, r.Running}}, opt.Window)
+			if err != nil {
 				return sec, err
 			}
+			sec.Figures = append(sec.Figures, figs...)
 		}
 		for _, sf := range r.Extra {
 			if len(sf.T) < 2 {
@@ -458,9 +477,11 @@ func RunsSection(runs []*Run, opt RunOptions) (Section, error) {
 					continue
 				}
 				name := fmt.Sprintf("%s-%s-%d", p, sanitizeName(strings.TrimSuffix(sf.Name, ".csv")), k)
-				if err := add(StepFigure(name, r.Name+": "+fig.Title+" over time ("+sf.Name+")", fig.YLabel, lines, opt.Window)); err != nil {
+				figs, err := StepFigures(name, r.Name+": "+fig.Title+" over time ("+sf.Name+")", fig.YLabel, lines, opt.Window)
+				if err != nil {
 					return sec, err
 				}
+				sec.Figures = append(sec.Figures, figs...)
 			}
 		}
 		if len(r.Gantt) > 0 {

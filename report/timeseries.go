@@ -3,7 +3,9 @@ package report
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
+	"strings"
 
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
@@ -114,7 +116,11 @@ func stepPoints(ts, ys []float64, div float64) plotter.XYs {
 // is drawn as a band from the minimum to the maximum of each of
 // SeriesBuckets time buckets, under a line of the time-weighted mean over
 // window seconds (window ≤ 0: over each bucket).
+//
+// Lines identical at every sample are drawn once and named together
+// ("lease_time = cost"), as a sweep figure's identical series are.
 func StepFigure(name, title, ylabel string, lines []StepLine, window float64) (Figure, error) {
+	lines, notes := mergeIdentical(lines)
 	t0, t1 := math.Inf(1), math.Inf(-1)
 	for _, l := range lines {
 		if len(l.T) > 0 {
@@ -183,9 +189,120 @@ func StepFigure(name, title, ylabel string, lines []StepLine, window float64) (F
 			caption += fmt.Sprintf(" Lines: time-weighted mean within each %s bucket; shaded bands: minimum to maximum within it, so that peaks stay visible.", durationText(bucket))
 		}
 	}
+	for _, n := range notes {
+		caption += " " + n
+	}
 	f := figure(name, title, caption, fr)
 	f.Spans = spans
 	return f, nil
+}
+
+// mergeIdentical draws lines with the same samples once, named together;
+// it returns the caption's note for each such group.
+func mergeIdentical(lines []StepLine) ([]StepLine, []string) {
+	var out []StepLine
+	var groups [][]string
+	for _, l := range lines {
+		found := false
+		for i := range out {
+			if len(l.T) > 0 && slices.Equal(out[i].T, l.T) && equalNaN(out[i].Y, l.Y) {
+				groups[i] = append(groups[i], l.Name)
+				found = true
+				break
+			}
+		}
+		if !found {
+			out = append(out, l)
+			groups = append(groups, []string{l.Name})
+		}
+	}
+	var notes []string
+	for i, g := range groups {
+		if len(g) > 1 {
+			out[i].Name = strings.Join(g, " = ")
+			notes = append(notes, "Identical at every time (drawn once): "+strings.Join(g, ", ")+".")
+		}
+	}
+	return out, notes
+}
+
+func equalNaN(a, b []float64) bool {
+	return slices.EqualFunc(a, b, func(x, y float64) bool { return x == y || math.IsNaN(x) && math.IsNaN(y) })
+}
+
+// StepFigures draws lines of one declared figure as StepFigure does, but
+// on separate axes when their sizes differ by more than a factor 10: a
+// count that never exceeds 2 on the axis of a cumulative count reaching
+// 1,900 reads as a flat zero. The lines are grouped from the largest
+// down (a group takes every line whose largest value is at least a tenth
+// of the group's largest), each group a figure of its own, in the
+// lines' order; a line that is 0 throughout joins the last group.
+func StepFigures(name, title, ylabel string, lines []StepLine, window float64) ([]Figure, error) {
+	peak := make([]float64, len(lines))
+	order := make([]int, len(lines))
+	for i, l := range lines {
+		order[i] = i
+		for _, y := range l.Y {
+			if !math.IsNaN(y) {
+				peak[i] = max(peak[i], math.Abs(y))
+			}
+		}
+	}
+	sort.SliceStable(order, func(a, b int) bool { return peak[order[a]] > peak[order[b]] })
+	group := make([]int, len(lines))
+	groups := 0
+	top := math.NaN()
+	for _, i := range order {
+		switch {
+		case groups == 0:
+			groups, top = 1, peak[i]
+		case peak[i] == 0:
+		case peak[i] < top/10:
+			groups++
+			top = peak[i]
+		}
+		group[i] = groups - 1
+	}
+	if groups <= 1 {
+		f, err := StepFigure(name, title, ylabel, lines, window)
+		return []Figure{f}, err
+	}
+	var describe []string
+	parts := make([][]StepLine, groups)
+	for i, l := range lines {
+		parts[group[i]] = append(parts[group[i]], l)
+	}
+	for _, part := range parts {
+		hi := 0.0
+		var names []string
+		for _, l := range part {
+			names = append(names, l.Name)
+			for _, y := range l.Y {
+				if !math.IsNaN(y) {
+					hi = max(hi, math.Abs(y))
+				}
+			}
+		}
+		describe = append(describe, fmt.Sprintf("%s up to %s", strings.Join(names, ", "), HumanNum(hi)))
+	}
+	var figs []Figure
+	for g, part := range parts {
+		var names []string
+		for _, l := range part {
+			names = append(names, l.Name)
+		}
+		n := name
+		if g > 0 {
+			n = fmt.Sprintf("%s-%d", name, g+1)
+		}
+		f, err := StepFigure(n, title+": "+strings.Join(names, ", "), ylabel, part, window)
+		if err != nil {
+			return nil, err
+		}
+		f.Caption += fmt.Sprintf(" One of %d figures of these series, each on its own axis, as their sizes differ by more than a factor 10 (%s).", groups, strings.Join(describe, "; "))
+		figs = append(figs, f)
+	}
+	return figs, nil
 }
 
 // band is the polygon from each covered bucket's minimum to its maximum.

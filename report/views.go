@@ -204,7 +204,7 @@ func ganttView(r *Run, jobs []GanttJob, nodes int, slots string, g GanttOptions)
 	}
 	caption := "The schedule over the whole run: colour is the share of busy nodes (white idle, dark blue full); zoomed in, each job is a rectangle on its nodes." + slots
 	if len(sel) < len(r.Gantt) {
-		caption += fmt.Sprintf(" Jobs are drawn for the %d of %d that run between %s and %s (report --view-jobs, --gantt-from and --gantt-to choose them); elsewhere the occupancy is shown.", len(sel), len(r.Gantt), durationText(from), durationText(to))
+		caption += fmt.Sprintf(" Jobs are drawn for the %d of %d that run in time %s (report --view-jobs, --gantt-from and --gantt-to choose them); elsewhere the occupancy is shown.", len(sel), len(r.Gantt), spanText(from, to))
 	}
 	caption += " Wheel or +/− zooms, dragging or ←/→ pans, double-click or “whole run” resets."
 	return View{ID: "view-gantt", Kind: "gantt", Title: r.Name + ": schedule (zoom and pan)", Data: template.JS(b), Caption: caption}, nil
