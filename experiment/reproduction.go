@@ -276,18 +276,13 @@ func (rt ReproTable) Markdown() string {
 
 // tally counts the claims by verdict (each reading counted once per
 // claim: the combined verdict's classes) and the paper numbers by class.
+// A reading not run at this scale is no verdict: a claim whose readings
+// that ran agree on one class counts in that class, and only a claim none
+// of whose readings ran counts as not run.
 func (rt ReproTable) tally() string {
 	count := map[string]int{}
 	for _, r := range rt.Claims {
-		classes := map[string]bool{}
-		for _, o := range r.Outcomes {
-			classes[o.Class] = true
-		}
-		if len(classes) == 1 {
-			count[r.Outcomes[0].Class]++
-		} else {
-			count["depends on the reading"]++
-		}
+		count[claimClass(r.Outcomes)]++
 	}
 	var parts []string
 	for _, k := range []string{Agrees, DifferentSize, Partly, Negligible, NoDifference, Disagrees, Mixed, "depends on the reading", NotEnough, NotRun} {
@@ -308,6 +303,27 @@ func (rt ReproTable) tally() string {
 		out += fmt.Sprintf(" Paper numbers (%d): %s.", nrefs, strings.Join(rp, ", "))
 	}
 	return out
+}
+
+// claimClass is the class a claim's outcomes count under in the tally:
+// the one class of the readings that ran, "depends on the reading" when
+// they differ, NotRun when none ran.
+func claimClass(outs []Outcome) string {
+	classes := map[string]bool{}
+	for _, o := range outs {
+		if o.Class != NotRun {
+			classes[o.Class] = true
+		}
+	}
+	switch len(classes) {
+	case 0:
+		return NotRun
+	case 1:
+		for c := range classes {
+			return c
+		}
+	}
+	return "depends on the reading"
 }
 
 // Summary is the seed's verdict summary for the top of its doc (at most

@@ -429,3 +429,25 @@ func TestFloorJudgesTheCI(t *testing.T) {
 		t.Errorf("verdict %q", r.Verdict)
 	}
 }
+
+// TestTallyIgnoresReadingsNotRun: a reading not run at this scale is no
+// verdict, so a claim whose readings that ran agree on one class counts
+// in that class (it was counted as "depends on the reading"); only a
+// claim none of whose readings ran counts as not run.
+func TestTallyIgnoresReadingsNotRun(t *testing.T) {
+	o := func(c string) Outcome { return Outcome{Class: c} }
+	for _, c := range []struct {
+		outs []Outcome
+		want string
+	}{
+		{[]Outcome{o(Agrees), o(NotRun)}, Agrees},
+		{[]Outcome{o(NotRun), o(Disagrees), o(Disagrees)}, Disagrees},
+		{[]Outcome{o(Agrees), o(Disagrees), o(NotRun)}, "depends on the reading"},
+		{[]Outcome{o(NotRun), o(NotRun)}, NotRun},
+		{[]Outcome{o(Partly)}, Partly},
+	} {
+		if got := claimClass(c.outs); got != c.want {
+			t.Errorf("claimClass(%v) = %q, want %q", c.outs, got, c.want)
+		}
+	}
+}
