@@ -632,6 +632,11 @@ func evalCompare(s *Spec, c *Claim, configs []DataConfig, metric string, data Da
 		o.Class = Negligible
 	default:
 		o.Class = NoDifference
+		if u := count[undetermined]; u > 0 {
+			// Not "no difference" without a word: these points differ
+			// from 0, by a size the floor cannot decide.
+			suffix = fmt.Sprintf(" (but %d of %d %s beyond 0, by a size its CI leaves undetermined)", u, n, plural(n, "point", "points"))
+		}
 	}
 	if o.Class == Agrees {
 		if !sized {

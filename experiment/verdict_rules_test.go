@@ -397,7 +397,8 @@ func TestIntervalLabels(t *testing.T) {
 }
 
 // TestFloorJudgesTheCI: a win needs its whole CI beyond the floor:
-// −1.4% ± 1.4% against a 1% floor is undetermined, not a win; a CI
+// −1.4% ± 1.4% against a 1% floor is undetermined, not a win (and the
+// verdict says it lies beyond 0); a CI
 // within the floor is negligible; one wholly beyond it is a win. The
 // verdict counts the points that decide it.
 func TestFloorJudgesTheCI(t *testing.T) {
@@ -416,6 +417,11 @@ func TestFloorJudgesTheCI(t *testing.T) {
 		o := only(t, Evaluate(compareSpec(), &c, NewRowsData(rows)))
 		if o.Class != tc.want || !strings.Contains(o.Ours, tc.ours) {
 			t.Errorf("%v: %s (%s; %s), want %s (%s)", tc.sub, o.Class, o.Ours, o.Effect, tc.want, tc.ours)
+		}
+		// An undetermined point differs from 0: the verdict says so
+		// rather than a bare "no difference detected".
+		if undet := tc.want == NoDifference; undet != strings.Contains(o.Verdict, "(but 1 of 1 point beyond 0, by a size its CI leaves undetermined)") {
+			t.Errorf("%v: verdict %q", tc.sub, o.Verdict)
 		}
 	}
 	// The verdict says how many points decide it (no multiplicity
