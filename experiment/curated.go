@@ -136,31 +136,11 @@ func WritePage(stores []*Store, dir string, o ReportOptions) (string, error) {
 // SummaryRows claims are shown; the rest are returned to be folded.
 func SeedSummary(rt ReproTable) (shown, rest report.Table) {
 	cols := []string{"where", "claim", "paper", "ours", "verdict"}
-	runs := 0
-	for _, e := range rt.Experiments {
-		runs += e.Info.Runs
-	}
-	shown = report.Table{Title: fmt.Sprintf("Seed %s: what our runs say, claim by claim (%s scale, %d runs). %s", rt.Seed, scaleName(rt.Scale), runs, rt.tally()), Columns: cols}
+	shown = report.Table{Title: fmt.Sprintf("Seed %s: what our runs say, claim by claim (%s scale, %d runs). %s", rt.Seed, scaleName(rt.Scale), rt.runs(), rt.tally()), Columns: cols}
 	rest = report.Table{Title: fmt.Sprintf("Seed %s: the other claims", rt.Seed), Columns: cols}
 	for i, r := range rt.Claims {
 		c := r.Claim
-		var effects []string
-		for _, o := range r.Outcomes {
-			e := o.Effect
-			if len(r.Outcomes) > 1 {
-				e = o.Reading + ": " + e
-			}
-			effects = append(effects, e)
-		}
-		claim := c.Claim
-		if c.Inferred {
-			claim += " (inferred)"
-		}
-		paper := c.Paper
-		if paper == "" {
-			paper = "–"
-		}
-		row := []string{c.Source, claim, paper, strings.Join(effects, "; "), r.Verdict}
+		row := []string{c.Source, r.label(), orDefault(c.Paper, "–"), r.effects(), r.Verdict}
 		if i < SummaryRows {
 			shown.Rows = append(shown.Rows, row)
 		} else {

@@ -305,6 +305,37 @@ func (rt ReproTable) tally() string {
 	return out
 }
 
+// runs is the number of runs behind the table's experiments.
+func (rt ReproTable) runs() int {
+	n := 0
+	for _, e := range rt.Experiments {
+		n += e.Info.Runs
+	}
+	return n
+}
+
+// label is the claim as a summary row names it ("(inferred)" marked).
+func (r ClaimResult) label() string {
+	if r.Claim.Inferred {
+		return r.Claim.Claim + " (inferred)"
+	}
+	return r.Claim.Claim
+}
+
+// effects is what our runs show of the claim: the relative effects of
+// each reading ("reading: effect" when there are several), joined.
+func (r ClaimResult) effects() string {
+	var es []string
+	for _, o := range r.Outcomes {
+		e := o.Effect
+		if len(r.Outcomes) > 1 {
+			e = o.Reading + ": " + e
+		}
+		es = append(es, e)
+	}
+	return strings.Join(es, "; ")
+}
+
 // claimClass is the class a claim's outcomes count under in the tally:
 // the one class of the readings that ran, "depends on the reading" when
 // they differ, NotRun when none ran.
@@ -331,10 +362,7 @@ func claimClass(outs []Outcome) string {
 // tables' folder relative to the doc.
 func (rt ReproTable) Summary(tables string) string {
 	var b strings.Builder
-	runs := 0
-	for _, e := range rt.Experiments {
-		runs += e.Info.Runs
-	}
+	runs := rt.runs()
 	fmt.Fprintf(&b, "**What our runs say, claim by claim** (%s scale: %d %s, %s runs; every point, test and note in [the reproduction table](%s/reproduction-seed%s.md); the rules and the sign convention, relative effect = (subject − base) / |base|, in [the reproduction README](%s)). %s\n",
 		scaleName(rt.Scale), len(rt.Experiments), plural(len(rt.Experiments), "experiment", "experiments"), commas(runs), tables, rt.Seed, path.Join(path.Dir(tables), "README.md"), rt.tally())
 	if rt.Scale != "paper" {
@@ -348,19 +376,7 @@ func (rt ReproTable) Summary(tables string) string {
 			fmt.Fprintf(&b, "\n<details><summary>%d more claims</summary>\n%s", len(rt.Claims)-SummaryRows, head)
 		}
 		c := r.Claim
-		var effects []string
-		for _, o := range r.Outcomes {
-			e := o.Effect
-			if len(r.Outcomes) > 1 {
-				e = o.Reading + ": " + e
-			}
-			effects = append(effects, e)
-		}
-		claim := c.Claim
-		if c.Inferred {
-			claim += " (inferred)"
-		}
-		fmt.Fprintf(&b, "| %s |\n", strings.Join([]string{mdCell(c.Source), mdCell(claim), mdCell(orDefault(c.Paper, "–")), mdCell(strings.Join(effects, "; ")), mdCell(r.Verdict)}, " | "))
+		fmt.Fprintf(&b, "| %s |\n", strings.Join([]string{mdCell(c.Source), mdCell(r.label()), mdCell(orDefault(c.Paper, "–")), mdCell(r.effects()), mdCell(r.Verdict)}, " | "))
 	}
 	if len(rt.Claims) > SummaryRows {
 		b.WriteString("\n</details>\n")
