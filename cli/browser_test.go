@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"image"
 	"image/png"
 	"os"
 	"os/exec"
@@ -45,8 +46,8 @@ func consoleErrors(log string) []string {
 	return errs
 }
 
-// nonBlank reports the fraction of pixels that are not the background.
-func nonBlank(t *testing.T, path string) float64 {
+// decodePNG reads the PNG image at path (a screenshot).
+func decodePNG(t *testing.T, path string) image.Image {
 	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
@@ -57,6 +58,13 @@ func nonBlank(t *testing.T, path string) float64 {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return img
+}
+
+// nonBlank reports the fraction of pixels that are not the background.
+func nonBlank(t *testing.T, path string) float64 {
+	t.Helper()
+	img := decodePNG(t, path)
 	b := img.Bounds()
 	bg := img.At(b.Min.X, b.Min.Y)
 	br, bgG, bb, _ := bg.RGBA()
@@ -76,15 +84,7 @@ func nonBlank(t *testing.T, path string) float64 {
 // lines, markers and boxes; text and rules are grey).
 func coloured(t *testing.T, path string) float64 {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	img, err := png.Decode(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	img := decodePNG(t, path)
 	b := img.Bounds()
 	n := 0
 	for y := b.Min.Y; y < b.Max.Y; y += 2 {
