@@ -339,10 +339,11 @@ func exportOne(cmd *cobra.Command, path, docs, out string) error {
 	}
 	dir := out
 	if dir == "" {
-		if st.Label != "quick" && st.Label != "paper" {
+		scale := experiment.ScaleLabel(spec.Name, st.Label)
+		if scale != "quick" && scale != "paper" {
 			return fmt.Errorf("%s: label %q: the committed tables are at the quick or paper label (give --out for others)", path, st.Label)
 		}
-		dir = filepath.Join(docs, "reproduction", st.Label)
+		dir = filepath.Join(docs, "reproduction", scale)
 	}
 	if h := spec.Hash(); h != st.Hash {
 		fmt.Fprintf(cmd.ErrOrStderr(), "%s: the built-in %s has changed since these runs (spec hash %s, the store's %s): its table will say so; re-run it\n", path, spec.Name, h, st.Hash)

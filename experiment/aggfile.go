@@ -167,7 +167,7 @@ func AggInfoOf(st *Store, s *Spec) AggInfo {
 	if code == "" {
 		code = buildinfo.Identity() + " (exporter; the store records none)"
 	}
-	return AggInfo{Experiment: s.Name, Label: st.Label, SpecHash: st.Hash, Code: code, Date: time.Now().UTC().Format("2006-01-02")}
+	return AggInfo{Experiment: s.Name, Label: ScaleLabel(s.Name, st.Label), SpecHash: st.Hash, Code: code, Date: time.Now().UTC().Format("2006-01-02")}
 }
 
 // meta reads a key of the store's meta table ("" if absent).

@@ -111,7 +111,7 @@ func LoadTablesDir(dir string) ([]Experiment, error) {
 		if err != nil {
 			return nil, err
 		}
-		s, err := LoadBuiltin(f.Experiment, f.Label)
+		s, err := LoadBuiltinScale(f.Experiment, f.Label)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", p, err)
 		}
