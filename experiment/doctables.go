@@ -7,14 +7,16 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 )
 
 // A DocTable is a results table in a doc, generated like the seed docs'
 // summaries (gridsched verdicts) from the committed compact aggregates of
-// built-in experiments that make no claim: one row per policy, per
-// experiment one column per metric, at the configurations whose swept
+// built-in experiments: one row per value of Rows (the policy where it
+// names none), per experiment one column per metric — per value of Split
+// where it names a swept parameter — at the configurations whose swept
 // parameters have the values of Where. Its experiments' aggregates hold
 // every configuration's statistics of their metrics (BuildAggregates).
 type DocTable struct {
@@ -22,9 +24,12 @@ type DocTable struct {
 	Doc         string            // the doc, under the docs folder
 	Label       string            // the label of the aggregates it reads (quick or paper)
 	Experiments []string          // the experiments, one column group each
-	Headings    []string          // each experiment's column heading
+	Headings    []string          // each experiment's column heading ("" for none)
 	Metrics     []string          // the metrics shown, in this order
 	Where       map[string]string // swept parameters fixed for the table
+	Rows        []string          // swept parameters naming a row, in this order (default: policy)
+	Split       string            // a swept parameter whose values each get the metric columns ("": none)
+	Regime      bool              // a column with the regime of the row's first configuration (scarce, between, ample: mean_wait against mean_response − mean_wait)
 }
 
 // DocTables are the generated results tables.
@@ -36,6 +41,43 @@ var DocTables = []DocTable{{
 	Headings:    []string{"SDSC-SP2", "CTC-style"},
 	Metrics:     []string{"mean_wait", "mean_bsld", "utilization"},
 	Where:       map[string]string{"workload.arrival_scale": "1"},
+}, {
+	Name:        "unstable-fig6",
+	Doc:         "unstable.md",
+	Label:       "paper",
+	Experiments: []string{"easy-unstable-fig6"},
+	Headings:    []string{""},
+	Metrics:     []string{"makespan", "mean_qos", "mean_qos_alel", "mean_wait", "mean_response"},
+	Rows:        []string{"platform.pes", "platform.unstable"},
+	Regime:      true,
+}, {
+	Name:        "unstable-fig7",
+	Doc:         "unstable.md",
+	Label:       "paper",
+	Experiments: []string{"easy-unstable-fig7"},
+	Headings:    []string{""},
+	Metrics:     []string{"makespan", "mean_qos", "mean_qos_alel", "mean_wait", "mean_response"},
+	Rows:        []string{"platform.pes", "platform.p_unstable"},
+	Regime:      true,
+}, {
+	Name:        "unstable-models",
+	Doc:         "unstable.md",
+	Label:       "paper",
+	Experiments: []string{"easy-unstable-models"},
+	Headings:    []string{""},
+	Metrics:     []string{"mean_qos", "makespan"},
+	Rows:        []string{"instability.model", "platform.nodes"},
+	Split:       "node_select",
+}, {
+	Name:        "unstable-estimates",
+	Doc:         "unstable.md",
+	Label:       "paper",
+	Experiments: []string{"easy-unstable-estimates"},
+	Headings:    []string{""},
+	Metrics:     []string{"mean_qos", "mean_response"},
+	Rows:        []string{"workload.trace", "workload.estimates", "platform.nodes"},
+	Split:       "node_select",
+	Regime:      true,
 }}
 
 // inDocTable reports whether experiment name feeds a doc table (its
@@ -62,14 +104,20 @@ const docTableEnd = "<!-- end of the generated results -->\n"
 // its label in dir (docs/reproduction/LABEL), or says how to make them.
 func (t DocTable) Markdown(dir string) (string, error) {
 	var b strings.Builder
-	type col struct {
-		exp    *AggFile
-		metric string
+	rowKeys := t.Rows
+	if len(rowKeys) == 0 {
+		rowKeys = []string{"policy"}
 	}
-	var cols []col
-	var policies []string
+	var rows []string                              // row names, in the order of the configurations
+	rowVals := map[string][]string{}               // row name → its values of rowKeys
+	splits := make([][]string, len(t.Experiments)) // per experiment, the Split values in order
+	found := map[string]map[string]Stat{}          // row → column key → stat
+	regime := map[string]string{}                  // row → regime of its first configuration
+	rank := make([]map[string]int, len(rowKeys))   // per row parameter, its values in order of appearance
+	for k := range rank {
+		rank[k] = map[string]int{}
+	}
 	var missing []string
-	found := map[string]map[string]Stat{} // policy → column key → stat
 	for i, name := range t.Experiments {
 		path := filepath.Join(dir, AggregatesDir, name+".csv")
 		f, err := LoadAggFile(path)
@@ -83,26 +131,49 @@ func (t DocTable) Markdown(dir string) (string, error) {
 		if f.Label != t.Label {
 			return "", fmt.Errorf("%s: label %q, the table reads %q", path, f.Label, t.Label)
 		}
-		for _, m := range t.Metrics {
-			cols = append(cols, col{f, m})
-		}
 		for _, c := range f.Configs() {
 			if !matches(c.Params, t.Where) {
 				continue
 			}
-			pol := c.Params["policy"]
-			if !slices.Contains(policies, pol) {
-				policies = append(policies, pol)
+			vals := make([]string, len(rowKeys))
+			for k, key := range rowKeys {
+				v, ok := c.Params[key]
+				if !ok {
+					return "", fmt.Errorf("%s: %s has no parameter %s (the table's rows)", path, c.ID, key)
+				}
+				vals[k] = v
 			}
-			if found[pol] == nil {
-				found[pol] = map[string]Stat{}
+			row := strings.Join(vals, "\x00")
+			for k, v := range vals {
+				if _, ok := rank[k][v]; !ok {
+					rank[k][v] = len(rank[k])
+				}
+			}
+			if _, ok := rowVals[row]; !ok {
+				rows = append(rows, row)
+				rowVals[row] = vals
+				found[row] = map[string]Stat{}
+				if t.Regime {
+					regime[row] = regimeOf(f.Stat(c.Index, "mean_wait"), f.Stat(c.Index, "mean_response"))
+				}
+			}
+			split := ""
+			if t.Split != "" {
+				split = c.Params[t.Split]
+				if !slices.Contains(splits[i], split) {
+					splits[i] = append(splits[i], split)
+				}
 			}
 			for _, m := range t.Metrics {
 				st := f.Stat(c.Index, m)
 				if st.N == 0 {
 					return "", fmt.Errorf("%s: no statistics of %s at %s: export the aggregates again (gridsched verdicts export)", path, m, c.ID)
 				}
-				found[pol][t.Headings[i]+"|"+m] = st
+				key := docColumn(i, split, m)
+				if _, dup := found[row][key]; dup {
+					return "", fmt.Errorf("%s: two configurations in the row %s (%s): fix more parameters in the table's Rows or Where", path, strings.Join(vals, ", "), c.ID)
+				}
+				found[row][key] = st
 			}
 		}
 	}
@@ -110,31 +181,77 @@ func (t DocTable) Markdown(dir string) (string, error) {
 		fmt.Fprintf(&b, "*No aggregates of %s at the %s label are committed yet: run `gridsched reproduce --quick`, then `gridsched verdicts export` on its folder.*\n", strings.Join(missing, ", "), t.Label)
 		return b.String(), nil
 	}
-	// Header: experiment headings over their metrics.
-	b.WriteString("| policy |")
-	for i := range t.Experiments {
-		for _, m := range t.Metrics {
-			fmt.Fprintf(&b, " %s: %s |", t.Headings[i], metricTitle(m))
-		}
-	}
-	b.WriteString("\n|---|")
-	for range cols {
-		b.WriteString("---:|")
-	}
-	b.WriteString("\n")
-	for _, pol := range policies {
-		fmt.Fprintf(&b, "| `%s` |", pol)
-		for i := range t.Experiments {
-			for _, m := range t.Metrics {
-				st, ok := found[pol][t.Headings[i]+"|"+m]
-				cell := "–"
-				if ok {
-					cell = statCell(st)
-				}
-				fmt.Fprintf(&b, " %s |", cell)
+	// Rows grouped by their first parameter, then the next, each in the
+	// order its values first appear.
+	sort.SliceStable(rows, func(a, b int) bool {
+		va, vb := rowVals[rows[a]], rowVals[rows[b]]
+		for k := range va {
+			if ra, rb := rank[k][va[k]], rank[k][vb[k]]; ra != rb {
+				return ra < rb
 			}
 		}
-		b.WriteString("\n")
+		return false
+	})
+	// Header: the row parameters, then experiment headings over their
+	// split values and metrics.
+	head := []string{"policy"}
+	if len(t.Rows) > 0 {
+		head = head[:0]
+		for _, k := range t.Rows {
+			head = append(head, shortName(k))
+		}
+	}
+	ncols := 0
+	for i := range t.Experiments {
+		for _, v := range splitsOrNone(splits[i]) {
+			for _, m := range t.Metrics {
+				var parts []string
+				if i < len(t.Headings) && t.Headings[i] != "" {
+					parts = append(parts, t.Headings[i])
+				}
+				if v != "" {
+					parts = append(parts, v)
+				}
+				parts = append(parts, metricTitle(m))
+				head = append(head, strings.Join(parts, ": "))
+				ncols++
+			}
+		}
+	}
+	if t.Regime {
+		head = append(head, "regime")
+	}
+	b.WriteString("| " + strings.Join(head, " | ") + " |\n|")
+	b.WriteString(strings.Repeat("---|", len(head)-ncols-boolInt(t.Regime)))
+	b.WriteString(strings.Repeat("---:|", ncols))
+	if t.Regime {
+		b.WriteString("---|")
+	}
+	b.WriteString("\n")
+	for _, row := range rows {
+		var cells []string
+		if len(t.Rows) == 0 {
+			cells = append(cells, "`"+rowVals[row][0]+"`")
+		} else {
+			for _, v := range rowVals[row] {
+				cells = append(cells, shortName(v))
+			}
+		}
+		for i := range t.Experiments {
+			for _, v := range splitsOrNone(splits[i]) {
+				for _, m := range t.Metrics {
+					cell := "–"
+					if st, ok := found[row][docColumn(i, v, m)]; ok {
+						cell = statCell(st)
+					}
+					cells = append(cells, cell)
+				}
+			}
+		}
+		if t.Regime {
+			cells = append(cells, regime[row])
+		}
+		b.WriteString("| " + strings.Join(cells, " | ") + " |\n")
 	}
 	var notes []string
 	for _, name := range t.Experiments {
@@ -145,9 +262,36 @@ func (t DocTable) Markdown(dir string) (string, error) {
 	for _, k := range sortedKeys(t.Where) {
 		where = append(where, k+" = "+t.Where[k])
 	}
-	fmt.Fprintf(&b, "\nMeans over the replications (± 95%% CI half-width where there are several), at %s; from the %s label's aggregates (%s).\n",
-		strings.Join(where, ", "), t.Label, strings.Join(notes, "; "))
+	at := ""
+	if len(where) > 0 {
+		at = " at " + strings.Join(where, ", ") + ";"
+	}
+	fmt.Fprintf(&b, "\nMeans over the replications (± 95%% CI half-width where there are several),%s from the %s label's aggregates (%s).", at, t.Label, strings.Join(notes, "; "))
+	if t.Regime {
+		b.WriteString(" Regime of the row's first configuration: scarce when the mean wait is at least the mean run time (response − wait), ample when it is at most 5 % of it, between otherwise.")
+	}
+	b.WriteString("\n")
 	return b.String(), nil
+}
+
+// docColumn keys a column: the experiment, the Split value, the metric.
+func docColumn(exp int, split, metric string) string {
+	return strconv.Itoa(exp) + "|" + split + "|" + metric
+}
+
+// splitsOrNone is the Split values, or one empty value without a Split.
+func splitsOrNone(vals []string) []string {
+	if len(vals) == 0 {
+		return []string{""}
+	}
+	return vals
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 func matches(params, where map[string]string) bool {
@@ -163,6 +307,14 @@ func metricTitle(m string) string {
 	switch m {
 	case "mean_wait":
 		return "wait (s)"
+	case "mean_response":
+		return "response (s)"
+	case "makespan":
+		return "makespan (s)"
+	case "mean_qos":
+		return "QoS rate EL/AL"
+	case "mean_qos_alel":
+		return "QoS rate AL/EL"
 	case "mean_bsld":
 		return "bsld"
 	case "utilization":

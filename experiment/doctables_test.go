@@ -1,6 +1,8 @@
 package experiment
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -52,5 +54,78 @@ func TestDocTableWithoutAggregates(t *testing.T) {
 	md, err := tab.Markdown(t.TempDir())
 	if err != nil || !strings.Contains(md, "No aggregates of policy-catalogue at the quick label") {
 		t.Errorf("%q %v", md, err)
+	}
+}
+
+// docAggregates is a hand-made aggregates file of four configurations:
+// node_select u and random at 32 and 16 nodes, with mean wait and
+// response (32 nodes: ample; 16 nodes: scarce).
+const docAggregates = `# gridsched verdict aggregates (docs/reproduction/README.md); written by gridsched verdicts export
+# experiment: tab
+# label: paper
+# spec: x
+# code: test
+# date: 2026-01-31
+# runs: 8
+kind,config,base,metric,n,mean,sd,base_mean,diff_mean,diff_sd,config_id,node_select,platform.nodes,policy
+config,0,,,,,,,,,"node_select=random,platform.nodes=32,policy=easy",random,32,easy
+config,1,,,,,,,,,"node_select=u,platform.nodes=32,policy=easy",u,32,easy
+config,2,,,,,,,,,"node_select=random,platform.nodes=16,policy=easy",random,16,easy
+config,3,,,,,,,,,"node_select=u,platform.nodes=16,policy=easy",u,16,easy
+stat,0,,mean_wait,2,10,0,,,,,,,
+stat,0,,mean_response,2,1010,0,,,,,,,
+stat,1,,mean_wait,2,20,0,,,,,,,
+stat,1,,mean_response,2,1020,0,,,,,,,
+stat,2,,mean_wait,2,5000,0,,,,,,,
+stat,2,,mean_response,2,6000,0,,,,,,,
+stat,3,,mean_wait,2,4000,0,,,,,,,
+stat,3,,mean_response,2,5000,0,,,,,,,
+`
+
+// TestDocTableRowsAndSplit: a table indexed by swept parameters (Rows)
+// gets one column per Split value and metric, its rows in the order the
+// values first appear, and the regime of the row's first configuration;
+// rows that do not tell two configurations apart are an error, not a
+// silently overwritten cell.
+func TestDocTableRowsAndSplit(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, AggregatesDir), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, AggregatesDir, "tab.csv"), []byte(docAggregates), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tab := DocTable{Name: "x", Label: "paper", Experiments: []string{"tab"}, Headings: []string{""},
+		Metrics: []string{"mean_wait"}, Rows: []string{"platform.nodes"}, Split: "node_select", Regime: true}
+	md, err := tab.Markdown(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "| platform.nodes | random: wait (s) | u: wait (s) | regime |\n" +
+		"|---|---:|---:|---|\n" +
+		"| 32 | 10 ± 0 | 20 ± 0 | ample |\n" +
+		"| 16 | 5,000 ± 0 | 4,000 ± 0 | scarce |\n"
+	if !strings.HasPrefix(md, want) {
+		t.Errorf("got\n%s\nwant it to start with\n%s", md, want)
+	}
+	if !strings.Contains(md, "(tab: 8 runs, 2026-01-31, code test). Regime of the row's first configuration") || strings.Contains(md, " at ;") {
+		t.Errorf("footer: %s", md)
+	}
+	// Rows by node_select then nodes: grouped by node_select.
+	tab.Rows, tab.Split = []string{"node_select", "platform.nodes"}, ""
+	if md, err = tab.Markdown(dir); err != nil || !strings.Contains(md, "| random | 32 | 10 ± 0 | ample |\n| random | 16 | 5,000 ± 0 | scarce |\n| u | 32 | 20 ± 0 | ample |\n") {
+		t.Errorf("%v\n%s", err, md)
+	}
+	tab.Where = map[string]string{"node_select": "u"}
+	if md, err = tab.Markdown(dir); err != nil || strings.Contains(md, "| random |") || !strings.Contains(md, "at node_select = u;") {
+		t.Errorf("where: %v\n%s", err, md)
+	}
+	tab.Rows, tab.Where = []string{"platform.nodes"}, nil
+	if _, err := tab.Markdown(dir); err == nil || !strings.Contains(err.Error(), "two configurations in the row 32") {
+		t.Errorf("ambiguous rows: %v", err)
+	}
+	tab.Rows = []string{"workload.skip"}
+	if _, err := tab.Markdown(dir); err == nil || !strings.Contains(err.Error(), "has no parameter workload.skip") {
+		t.Errorf("a row parameter not swept: %v", err)
 	}
 }
