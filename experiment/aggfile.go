@@ -8,6 +8,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -135,8 +136,8 @@ func (r *recorder) Pair(subject, base int, metric string) PairStat {
 
 // BuildAggregates evaluates every claim and reference of s on the runs
 // and returns the aggregates that answer them (and every configuration);
-// for an experiment of a doc's results table (DocTables), every
-// configuration's statistics of the spec's metrics.
+// for an experiment of a doc's results table (DocTables), the statistics
+// the table shows: of its metrics, at the configurations it selects.
 func BuildAggregates(s *Spec, rows []Row, info AggInfo) *AggFile {
 	rec := &recorder{d: NewRowsData(rows), stats: map[statKey]Stat{}, pairs: map[pairKey]PairStat{}}
 	for i := range s.Claims {
@@ -145,10 +146,18 @@ func BuildAggregates(s *Spec, rows []Row, info AggInfo) *AggFile {
 	for i := range s.References {
 		refStat(&s.References[i], rec)
 	}
-	if inDocTable(s.Name) {
+	for _, t := range DocTables {
+		if !slices.Contains(t.Experiments, s.Name) {
+			continue
+		}
 		for _, c := range rec.Configs() {
-			for _, m := range s.Metrics {
-				rec.Stat(c.Index, m)
+			if !matches(c.Params, t.Where) {
+				continue
+			}
+			for _, m := range t.statMetrics() {
+				if slices.Contains(s.Metrics, m) {
+					rec.Stat(c.Index, m)
+				}
 			}
 		}
 	}

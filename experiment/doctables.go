@@ -25,12 +25,15 @@ type DocTable struct {
 	Label       string            // the label of the aggregates it reads (quick or paper)
 	Experiments []string          // the experiments, one column group each
 	Headings    []string          // each experiment's column heading ("" for none)
-	Metrics     []string          // the metrics shown, in this order
+	Metrics     []string          // the metrics shown, in this order; RegimeMetric names the configuration's regime
 	Where       map[string]string // swept parameters fixed for the table
 	Rows        []string          // swept parameters naming a row, in this order (default: policy)
 	Split       string            // a swept parameter whose values each get the metric columns ("": none)
-	Regime      bool              // a column with the regime of the row's first configuration (scarce, between, ample: mean_wait against mean_response − mean_wait)
 }
+
+// RegimeMetric, among a DocTable's Metrics, is a column naming each
+// configuration's regime from its mean_wait and mean_response (regimeOf).
+const RegimeMetric = "regime"
 
 // DocTables are the generated results tables.
 var DocTables = []DocTable{{
@@ -47,18 +50,26 @@ var DocTables = []DocTable{{
 	Label:       "paper",
 	Experiments: []string{"easy-unstable-fig6"},
 	Headings:    []string{""},
-	Metrics:     []string{"makespan", "mean_qos", "mean_qos_alel", "mean_wait", "mean_response"},
+	Metrics:     []string{"makespan", "mean_qos", "mean_qos_alel", "mean_wait", "mean_response", RegimeMetric},
 	Rows:        []string{"platform.pes", "platform.unstable"},
-	Regime:      true,
 }, {
 	Name:        "unstable-fig7",
 	Doc:         "unstable.md",
 	Label:       "paper",
 	Experiments: []string{"easy-unstable-fig7"},
 	Headings:    []string{""},
-	Metrics:     []string{"makespan", "mean_qos", "mean_qos_alel", "mean_wait", "mean_response"},
+	Metrics:     []string{"makespan", "mean_qos", "mean_qos_alel", "mean_wait", "mean_response", RegimeMetric},
 	Rows:        []string{"platform.pes", "platform.p_unstable"},
-	Regime:      true,
+}, {
+	Name:        "unstable-blue-regimes",
+	Doc:         "unstable.md",
+	Label:       "paper",
+	Experiments: []string{"easy-unstable-fig89-blue"},
+	Headings:    []string{""},
+	Metrics:     []string{RegimeMetric},
+	Where:       map[string]string{"node_select": "random", "instability.u_update": "all"},
+	Rows:        []string{"policy", "platform.nodes"},
+	Split:       "workload.skip",
 }, {
 	Name:        "unstable-models",
 	Doc:         "unstable.md",
@@ -74,10 +85,9 @@ var DocTables = []DocTable{{
 	Label:       "paper",
 	Experiments: []string{"easy-unstable-estimates"},
 	Headings:    []string{""},
-	Metrics:     []string{"mean_qos", "mean_response"},
+	Metrics:     []string{"mean_qos", "mean_response", RegimeMetric},
 	Rows:        []string{"workload.trace", "workload.estimates", "platform.nodes"},
 	Split:       "node_select",
-	Regime:      true,
 }}
 
 // inDocTable reports whether experiment name feeds a doc table (its
@@ -112,7 +122,7 @@ func (t DocTable) Markdown(dir string) (string, error) {
 	rowVals := map[string][]string{}               // row name → its values of rowKeys
 	splits := make([][]string, len(t.Experiments)) // per experiment, the Split values in order
 	found := map[string]map[string]Stat{}          // row → column key → stat
-	regime := map[string]string{}                  // row → regime of its first configuration
+	regimes := map[string]string{}                 // row and column key → regime
 	rank := make([]map[string]int, len(rowKeys))   // per row parameter, its values in order of appearance
 	for k := range rank {
 		rank[k] = map[string]int{}
@@ -153,9 +163,6 @@ func (t DocTable) Markdown(dir string) (string, error) {
 				rows = append(rows, row)
 				rowVals[row] = vals
 				found[row] = map[string]Stat{}
-				if t.Regime {
-					regime[row] = regimeOf(f.Stat(c.Index, "mean_wait"), f.Stat(c.Index, "mean_response"))
-				}
 			}
 			split := ""
 			if t.Split != "" {
@@ -165,7 +172,17 @@ func (t DocTable) Markdown(dir string) (string, error) {
 				}
 			}
 			for _, m := range t.Metrics {
+				if m == RegimeMetric {
+					w, r := f.Stat(c.Index, "mean_wait"), f.Stat(c.Index, "mean_response")
+					if w.N == 0 || r.N == 0 {
+						return "", fmt.Errorf("%s: no statistics of mean_wait and mean_response at %s for its regime: export the aggregates again (gridsched verdicts export)", path, c.ID)
+					}
+					regimes[row+"\x00"+docColumn(i, split, m)] = regimeOf(w, r)
+				}
 				st := f.Stat(c.Index, m)
+				if m == RegimeMetric {
+					st = Stat{N: 1}
+				}
 				if st.N == 0 {
 					return "", fmt.Errorf("%s: no statistics of %s at %s: export the aggregates again (gridsched verdicts export)", path, m, c.ID)
 				}
@@ -210,22 +227,28 @@ func (t DocTable) Markdown(dir string) (string, error) {
 					parts = append(parts, t.Headings[i])
 				}
 				if v != "" {
-					parts = append(parts, v)
+					parts = append(parts, shortName(t.Split)+"="+v)
 				}
-				parts = append(parts, metricTitle(m))
+				if v == "" || len(t.Metrics) > 1 {
+					parts = append(parts, metricTitle(m))
+				}
 				head = append(head, strings.Join(parts, ": "))
 				ncols++
 			}
 		}
 	}
-	if t.Regime {
-		head = append(head, "regime")
-	}
 	b.WriteString("| " + strings.Join(head, " | ") + " |\n|")
-	b.WriteString(strings.Repeat("---|", len(head)-ncols-boolInt(t.Regime)))
-	b.WriteString(strings.Repeat("---:|", ncols))
-	if t.Regime {
-		b.WriteString("---|")
+	b.WriteString(strings.Repeat("---|", len(head)-ncols))
+	for i := range t.Experiments {
+		for range splitsOrNone(splits[i]) {
+			for _, m := range t.Metrics {
+				if m == RegimeMetric {
+					b.WriteString("---|")
+				} else {
+					b.WriteString("---:|")
+				}
+			}
+		}
 	}
 	b.WriteString("\n")
 	for _, row := range rows {
@@ -243,13 +266,13 @@ func (t DocTable) Markdown(dir string) (string, error) {
 					cell := "–"
 					if st, ok := found[row][docColumn(i, v, m)]; ok {
 						cell = statCell(st)
+						if m == RegimeMetric {
+							cell = regimes[row+"\x00"+docColumn(i, v, m)]
+						}
 					}
 					cells = append(cells, cell)
 				}
 			}
-		}
-		if t.Regime {
-			cells = append(cells, regime[row])
 		}
 		b.WriteString("| " + strings.Join(cells, " | ") + " |\n")
 	}
@@ -267,11 +290,25 @@ func (t DocTable) Markdown(dir string) (string, error) {
 		at = " at " + strings.Join(where, ", ") + ";"
 	}
 	fmt.Fprintf(&b, "\nMeans over the replications (± 95%% CI half-width where there are several),%s from the %s label's aggregates (%s).", at, t.Label, strings.Join(notes, "; "))
-	if t.Regime {
-		b.WriteString(" Regime of the row's first configuration: scarce when the mean wait is at least the mean run time (response − wait), ample when it is at most 5 % of it, between otherwise.")
+	if slices.Contains(t.Metrics, RegimeMetric) {
+		b.WriteString(" Regime: scarce when the mean wait is at least the mean run time (response − wait), ample when it is at most 5 % of it, between otherwise.")
 	}
 	b.WriteString("\n")
 	return b.String(), nil
+}
+
+// statMetrics is the metrics whose statistics the table reads (a regime
+// column reads the mean wait and response).
+func (t DocTable) statMetrics() []string {
+	var out []string
+	for _, m := range t.Metrics {
+		if m == RegimeMetric {
+			out = append(out, "mean_wait", "mean_response")
+		} else {
+			out = append(out, m)
+		}
+	}
+	return out
 }
 
 // docColumn keys a column: the experiment, the Split value, the metric.
@@ -285,13 +322,6 @@ func splitsOrNone(vals []string) []string {
 		return []string{""}
 	}
 	return vals
-}
-
-func boolInt(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 func matches(params, where map[string]string) bool {

@@ -59,7 +59,8 @@ func TestDocTableWithoutAggregates(t *testing.T) {
 
 // docAggregates is a hand-made aggregates file of four configurations:
 // node_select u and random at 32 and 16 nodes, with mean wait and
-// response (32 nodes: ample; 16 nodes: scarce).
+// response (32 nodes: ample; 16 nodes: scarce under random, between
+// under u).
 const docAggregates = `# gridsched verdict aggregates (docs/reproduction/README.md); written by gridsched verdicts export
 # experiment: tab
 # label: paper
@@ -78,13 +79,13 @@ stat,1,,mean_wait,2,20,0,,,,,,,
 stat,1,,mean_response,2,1020,0,,,,,,,
 stat,2,,mean_wait,2,5000,0,,,,,,,
 stat,2,,mean_response,2,6000,0,,,,,,,
-stat,3,,mean_wait,2,4000,0,,,,,,,
+stat,3,,mean_wait,2,400,0,,,,,,,
 stat,3,,mean_response,2,5000,0,,,,,,,
 `
 
 // TestDocTableRowsAndSplit: a table indexed by swept parameters (Rows)
 // gets one column per Split value and metric, its rows in the order the
-// values first appear, and the regime of the row's first configuration;
+// values first appear, and a regime column per configuration;
 // rows that do not tell two configurations apart are an error, not a
 // silently overwritten cell.
 func TestDocTableRowsAndSplit(t *testing.T) {
@@ -96,19 +97,19 @@ func TestDocTableRowsAndSplit(t *testing.T) {
 		t.Fatal(err)
 	}
 	tab := DocTable{Name: "x", Label: "paper", Experiments: []string{"tab"}, Headings: []string{""},
-		Metrics: []string{"mean_wait"}, Rows: []string{"platform.nodes"}, Split: "node_select", Regime: true}
+		Metrics: []string{"mean_wait", RegimeMetric}, Rows: []string{"platform.nodes"}, Split: "node_select"}
 	md, err := tab.Markdown(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "| platform.nodes | random: wait (s) | u: wait (s) | regime |\n" +
-		"|---|---:|---:|---|\n" +
-		"| 32 | 10 ± 0 | 20 ± 0 | ample |\n" +
-		"| 16 | 5,000 ± 0 | 4,000 ± 0 | scarce |\n"
+	want := "| platform.nodes | node_select=random: wait (s) | node_select=random: regime | node_select=u: wait (s) | node_select=u: regime |\n" +
+		"|---|---:|---|---:|---|\n" +
+		"| 32 | 10 ± 0 | ample | 20 ± 0 | ample |\n" +
+		"| 16 | 5,000 ± 0 | scarce | 400 ± 0 | between |\n"
 	if !strings.HasPrefix(md, want) {
 		t.Errorf("got\n%s\nwant it to start with\n%s", md, want)
 	}
-	if !strings.Contains(md, "(tab: 8 runs, 2026-01-31, code test). Regime of the row's first configuration") || strings.Contains(md, " at ;") {
+	if !strings.Contains(md, "(tab: 8 runs, 2026-01-31, code test). Regime: scarce when") || strings.Contains(md, " at ;") {
 		t.Errorf("footer: %s", md)
 	}
 	// Rows by node_select then nodes: grouped by node_select.
