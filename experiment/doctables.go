@@ -71,6 +71,16 @@ var DocTables = []DocTable{{
 	Rows:        []string{"policy", "platform.nodes"},
 	Split:       "workload.skip",
 }, {
+	Name:        "unstable-fig89-regimes",
+	Doc:         "unstable.md",
+	Label:       "paper",
+	Experiments: []string{"easy-unstable-fig89"},
+	Headings:    []string{""},
+	Metrics:     []string{"mean_wait", "mean_response", RegimeMetric},
+	Where:       map[string]string{"node_select": "random", "instability.u_update": "all"},
+	Rows:        []string{"workload.trace", "platform.nodes"},
+	Split:       "policy",
+}, {
 	Name:        "unstable-models",
 	Doc:         "unstable.md",
 	Label:       "paper",
@@ -195,7 +205,11 @@ func (t DocTable) Markdown(dir string) (string, error) {
 		}
 	}
 	if len(missing) > 0 {
-		fmt.Fprintf(&b, "*No aggregates of %s at the %s label are committed yet: run `gridsched reproduce --quick`, then `gridsched verdicts export` on its folder.*\n", strings.Join(missing, ", "), t.Label)
+		run := "gridsched reproduce --quick"
+		if t.Label != "quick" {
+			run = "gridsched reproduce " + strings.Join(missing, " ")
+		}
+		fmt.Fprintf(&b, "*No aggregates of %s at the %s label are committed yet: run `%s`, then `gridsched verdicts export` on its folder.*\n", strings.Join(missing, ", "), t.Label, run)
 		return b.String(), nil
 	}
 	// Rows grouped by their first parameter, then the next, each in the
