@@ -445,6 +445,9 @@ func regenerateDocTables(docs string, out map[string][]byte) error {
 				return err
 			}
 		}
+		if !bytes.Contains(doc, []byte("<!-- results: "+t.Name+" ")) && !t.hasAggregates(docs) {
+			continue // a doc without this table nor its data (a test's)
+		}
 		b, err := WithDocTable(doc, t, body)
 		if err != nil {
 			return fmt.Errorf("%s: %w", path, err)

@@ -130,3 +130,29 @@ func TestDocTableRowsAndSplit(t *testing.T) {
 		t.Errorf("a row parameter not swept: %v", err)
 	}
 }
+
+// TestDocTablesSkipADocWithoutThem: a docs folder whose doc has neither a
+// table's marker nor its aggregates (a test's) is left as it is; once the
+// aggregates are there, a missing marker is an error.
+func TestDocTablesSkipADocWithoutThem(t *testing.T) {
+	docs := t.TempDir()
+	path := filepath.Join(docs, "unstable.md")
+	out := map[string][]byte{path: []byte("# Doc\n")}
+	if err := regenerateDocTables(docs, out); err != nil || string(out[path]) != "# Doc\n" {
+		t.Fatalf("%v %q", err, out[path])
+	}
+	agg, err := os.ReadFile(filepath.Join("..", "docs", "reproduction", "paper", AggregatesDir, "easy-unstable-fig6.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	data := filepath.Join(docs, "reproduction", "paper", AggregatesDir)
+	if err := os.MkdirAll(data, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(data, "easy-unstable-fig6.csv"), agg, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := regenerateDocTables(docs, out); err == nil || !strings.Contains(err.Error(), `no "<!-- results: unstable-fig6`) {
+		t.Errorf("aggregates without a marker: %v", err)
+	}
+}
