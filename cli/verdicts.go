@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -41,7 +43,7 @@ the command fails (the test suite runs the same check).`,
 	}
 	cmd.Flags().StringVar(&docs, "docs", "docs", "the docs folder")
 	cmd.Flags().BoolVar(&check, "check", false, "write nothing; fail if a file differs from what the aggregates give")
-	cmd.AddCommand(newVerdictsExportCmd(), newVerdictsListCmd(), newVerdictsCompareCmd())
+	cmd.AddCommand(newVerdictsExportCmd(), newVerdictsVerifyCmd(), newVerdictsListCmd(), newVerdictsCompareCmd())
 	return cmd
 }
 
@@ -361,4 +363,118 @@ func exportOne(cmd *cobra.Command, path, docs, out string) error {
 	}
 	fmt.Fprintf(cmd.OutOrStdout(), "wrote %s (%d bytes)\n", p, len(b))
 	return nil
+}
+
+func newVerdictsVerifyCmd() *cobra.Command {
+	var docs string
+	cmd := &cobra.Command{
+		Use:   "verify STORE|RUN_DIR|REPRODUCE_DIR...",
+		Short: "Check that committed aggregates are what the given result stores give",
+		Long: `Recompute, from each result store, the compact aggregates that 'gridsched
+verdicts export' would write, and compare them with the committed file
+(DOCS/reproduction/SCALE/data/NAME.csv), all but its date line: a match
+shows that the committed numbers (and so the tables and seed summaries made
+from them) come from these runs. The store's digest (a SHA-256 of its runs'
+keys, metrics and code identities) is printed; files exported since it was
+recorded carry it in their header ("# store: ..."). Nothing is written; the
+command fails on the first store whose aggregates differ or are missing.`,
+		Example: `  gridsched reproduce --seed 002 --out results/s002
+  gridsched verdicts verify results/s002`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			stores, err := findStores(args)
+			if err != nil {
+				return err
+			}
+			for _, path := range stores {
+				if err := verifyOne(cmd, path, docs); err != nil {
+					return err
+				}
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&docs, "docs", "docs", "the docs folder")
+	return cmd
+}
+
+// verifyOne compares the aggregates of one store with the committed file.
+func verifyOne(cmd *cobra.Command, path, docs string) error {
+	st, err := experiment.OpenExisting(path)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	stored, err := st.StoredSpec()
+	if err != nil {
+		return err
+	}
+	scale := experiment.ScaleLabel(stored.Name, st.Label)
+	spec, err := experiment.LoadBuiltinScale(stored.Name, scale)
+	if err != nil {
+		return fmt.Errorf("%s: %w (verdicts verify reads the built-in experiments' claims)", path, err)
+	}
+	tmp, err := os.MkdirTemp("", "gridsched-verify-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	got, err := experiment.ExportAggregates(st, spec, tmp)
+	if err != nil {
+		return err
+	}
+	committed := filepath.Join(docs, "reproduction", scale, experiment.AggregatesDir, spec.Name+".csv")
+	want, err := os.ReadFile(committed)
+	if err != nil {
+		return fmt.Errorf("%s: no committed aggregates of %s at the %s scale (%w)", path, spec.Name, scale, err)
+	}
+	have, err := os.ReadFile(got)
+	if err != nil {
+		return err
+	}
+	digest, err := st.Digest()
+	if err != nil {
+		return err
+	}
+	wl, hl := aggLines(want), aggLines(have)
+	if !hasStoreLine(wl) {
+		hl = dropStoreLine(hl)
+	}
+	for i := 0; i < max(len(wl), len(hl)); i++ {
+		var w, h string
+		if i < len(wl) {
+			w = wl[i]
+		}
+		if i < len(hl) {
+			h = hl[i]
+		}
+		if w != h {
+			return fmt.Errorf("%s: the committed %s differs from what store %s (%s) gives, first at its line %d (date line aside):\n  committed: %s\n  store:     %s", path, committed, path, digest, i+1, w, h)
+		}
+	}
+	n, err := st.Count()
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(cmd.OutOrStdout(), "%s: matches %s (%s, %d runs)\n", committed, path, digest, n)
+	return nil
+}
+
+// aggLines are an aggregates file's lines without its date line.
+func aggLines(b []byte) []string {
+	var out []string
+	for _, l := range strings.Split(string(b), "\n") {
+		if !strings.HasPrefix(l, "# date: ") {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+func hasStoreLine(ls []string) bool {
+	return slices.ContainsFunc(ls, func(l string) bool { return strings.HasPrefix(l, "# store: ") })
+}
+
+func dropStoreLine(ls []string) []string {
+	return slices.DeleteFunc(slices.Clone(ls), func(l string) bool { return strings.HasPrefix(l, "# store: ") })
 }

@@ -61,6 +61,30 @@ func TestVerdictsCommands(t *testing.T) {
 	}
 
 	store := filepath.Join(res, "hierarchical-sequential")
+	// verify: the committed aggregates are what the store gives (their
+	// header names its digest), and an edited number is found.
+	agg, _ := os.ReadFile(csv)
+	if !strings.Contains(string(agg), "\n# store: sha256:") {
+		t.Errorf("the aggregates' header names no store digest:\n%.400s", agg)
+	}
+	out, err = runStdout("verdicts", "verify", "--docs", docs, res)
+	if err != nil || !strings.Contains(out, csv+": matches ") || !strings.Contains(out, "(sha256:") {
+		t.Errorf("verify: %v\n%s", err, out)
+	}
+	lines := strings.Split(string(agg), "\n")
+	edited := -1
+	for i, l := range lines {
+		if strings.HasPrefix(l, "stat,") && edited < 0 {
+			f := strings.Split(l, ",")
+			f[5] = "1" + f[5] // a mean changed by hand
+			lines[i], edited = strings.Join(f, ","), i
+		}
+	}
+	os.WriteFile(csv, []byte(strings.Join(lines, "\n")), 0o644)
+	if _, err := runStdout("verdicts", "verify", "--docs", docs, res); err == nil || !strings.Contains(err.Error(), "differs from what store") {
+		t.Errorf("verify after editing a mean (line %d): %v", edited+1, err)
+	}
+	os.WriteFile(csv, agg, 0o644)
 	out, err = runStdout("verdicts", "list", store, "--metrics", "makespan", "--regime")
 	if err != nil || !strings.Contains(out, "| policy | makespan | regime | n |") || !strings.Contains(out, "| grid-stat |") {
 		t.Errorf("list: %v\n%s", err, out)

@@ -60,6 +60,7 @@ type AggInfo struct {
 	Code       string // the code identity that made the runs ("" unknown)
 	Date       string // when the aggregates were written (YYYY-MM-DD)
 	Runs       int
+	Store      string // the store's digest (Store.Digest), "" in files written before it was recorded
 }
 
 type statKey struct {
@@ -195,7 +196,11 @@ const aggHead = "# gridsched verdict aggregates (docs/reproduction/README.md); w
 func (f *AggFile) Write(w io.Writer) error {
 	bw := bufio.NewWriter(w)
 	fmt.Fprintln(bw, aggHead)
-	for _, kv := range [][2]string{{"experiment", f.Experiment}, {"label", f.Label}, {"spec", f.SpecHash}, {"code", f.Code}, {"date", f.Date}, {"runs", strconv.Itoa(f.Runs)}} {
+	header := [][2]string{{"experiment", f.Experiment}, {"label", f.Label}, {"spec", f.SpecHash}, {"code", f.Code}, {"date", f.Date}, {"runs", strconv.Itoa(f.Runs)}}
+	if f.Store != "" {
+		header = append(header, [2]string{"store", f.Store})
+	}
+	for _, kv := range header {
 		if strings.ContainsAny(kv[1], "\n\r") {
 			return fmt.Errorf("aggregates header %s: a line break in %q", kv[0], kv[1])
 		}
@@ -310,6 +315,8 @@ func ReadAggFile(name string, data []byte) (*AggFile, error) {
 				return nil, fmt.Errorf("%s:%d: runs: want a count, got %q", name, i+1, v)
 			}
 			f.Runs = n
+		case "store":
+			f.Store = v
 		default:
 			return nil, fmt.Errorf("%s:%d: unknown header key %q", name, i+1, k)
 		}

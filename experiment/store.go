@@ -1,7 +1,9 @@
 package experiment
 
 import (
+	"crypto/sha256"
 	"database/sql"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -747,6 +749,31 @@ func (st *Store) Rows() ([]Row, error) {
 		return nil, damaged(st.Path, err)
 	}
 	return out, nil
+}
+
+// Digest is a fingerprint of the store's runs: "sha256:" and the first
+// 16 bytes, in hex, of the SHA-256 of every run's key, metrics and code
+// identity (one line each, in run-key order). Two stores with the same
+// runs have the same digest, whatever order the runs were made in; the
+// aggregates exported from a store record it (verdicts export, verify).
+func (st *Store) Digest() (string, error) {
+	rows, err := st.db.Query(`SELECT run_key, metrics, ` + st.codeColumn() + ` FROM runs ORDER BY run_key`)
+	if err != nil {
+		return "", damaged(st.Path, err)
+	}
+	defer rows.Close()
+	h := sha256.New()
+	for rows.Next() {
+		var k, m, c string
+		if err := rows.Scan(&k, &m, &c); err != nil {
+			return "", err
+		}
+		fmt.Fprintf(h, "%s\t%s\t%s\n", k, m, c)
+	}
+	if err := rows.Err(); err != nil {
+		return "", damaged(st.Path, err)
+	}
+	return "sha256:" + hex.EncodeToString(h.Sum(nil)[:16]), nil
 }
 
 // codeColumn is the runs' code column (an empty text in a store of format 1).

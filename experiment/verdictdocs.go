@@ -86,6 +86,9 @@ func ExportAggregates(st *Store, spec *Spec, dir string) (string, error) {
 	}
 	rows = spec.PairedRows(rows)
 	info := AggInfoOf(st, spec)
+	if info.Store, err = st.Digest(); err != nil {
+		return "", err
+	}
 	f := BuildAggregates(spec, rows, info)
 	b, err := f.Bytes()
 	if err != nil {

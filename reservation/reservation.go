@@ -14,7 +14,9 @@
 package reservation
 
 import (
+	"maps"
 	"math"
+	"slices"
 	"sort"
 
 	"github.com/gridsched/gridsched/engine"
@@ -859,7 +861,10 @@ func (p *Policy) concentration(m map[string]float64) {
 	m["preempted_tasks"] = float64(len(p.victims))
 	n, heavyN := 0, 0
 	heavyCost := 0.0
-	for _, x := range p.victims {
+	// In task order: a float sum over a map's random iteration order
+	// differs in its last bits from run to run (determinism).
+	for _, k := range slices.Sorted(maps.Keys(p.victims)) {
+		x := p.victims[k]
 		n += x.n
 		if x.n >= HeavyVictim {
 			heavyN += x.n
