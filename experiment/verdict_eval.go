@@ -3,6 +3,7 @@ package experiment
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -167,11 +168,41 @@ func readingCombos(s *Spec, c *Claim, configs []DataConfig) []combo {
 	}
 	kept := out[:0]
 	for _, cb := range out {
-		if s.sweepable(cb.where) {
+		if slices.ContainsFunc(c.whereChoices(), func(w map[string]string) bool { return s.sweepable(mergeWhere(cb.where, w)) }) {
 			kept = append(kept, cb)
 		}
 	}
 	return kept
+}
+
+// whereChoices are the single-valued settings of the claim's where (one
+// empty setting without a where): a reading that no choice can be swept
+// with (the monitor of a baseline that migrates nothing) is no reading
+// of the claim.
+func (c *Claim) whereChoices() []map[string]string {
+	out := []map[string]string{{}}
+	for _, k := range sortedKeys(c.Where) {
+		var next []map[string]string
+		for _, w := range out {
+			for _, v := range whereValues(c.Where[k]) {
+				n := mergeWhere(w, map[string]string{k: v})
+				next = append(next, n)
+			}
+		}
+		out = next
+	}
+	return out
+}
+
+func mergeWhere(a, b map[string]string) map[string]string {
+	out := make(map[string]string, len(a)+len(b))
+	for k, v := range a {
+		out[k] = v
+	}
+	for k, v := range b {
+		out[k] = v
+	}
+	return out
 }
 
 // sweepable reports whether some sweep of the spec can give a

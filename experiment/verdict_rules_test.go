@@ -618,6 +618,22 @@ func TestClaimWhere(t *testing.T) {
 	if o := only(t, Evaluate(s, &c, NewRowsData(rows))); o.Class != NotRun {
 		t.Errorf("where q = 0.75 (never run): %s, want %s", o.Class, NotRun)
 	}
+	// A reading that the where's configurations never run with is no
+	// reading of the claim: a baseline that migrates nothing has no
+	// monitor, so only the monitor it runs under is listed, not
+	// "not run at this scale" under the other.
+	z := &Spec{Zip: map[string][]any{"migration": {"first", "best", "none"}, "monitor": {"tasks", "tasks", "jobs"}}, Grid: map[string][]any{"x": {1, 2}},
+		Plot: PlotSpec{X: "x"}, Readings: []Reading{{Param: "monitor"}}}
+	var zs []cfgRuns
+	for _, m := range [][2]string{{"first", "tasks"}, {"best", "tasks"}, {"none", "jobs"}} {
+		for _, x := range []string{"1", "2"} {
+			zs = append(zs, cfgRuns{p("x="+x, "migration="+m[0], "monitor="+m[1]), []float64{0.01, 0.011}})
+		}
+	}
+	base := Claim{Metric: "cpe", AtLeast: f64(0), Where: map[string]any{"migration": "none"}}
+	if res := Evaluate(z, &base, NewRowsData(runsOf("cpe", true, zs...))); len(res.Outcomes) != 1 || res.Verdict != "agrees (under monitor=jobs)" {
+		t.Errorf("baseline's readings: %s (%d outcomes)", res.Verdict, len(res.Outcomes))
+	}
 	for _, tc := range []struct{ where, want string }{
 		{"{node_select: u}", `claims[0].where.node_select: "node_select" is the claim's compared parameter`},
 		{"{instability.u_update: all}", `claims[0].where.instability.u_update: "instability.u_update" is a reading`},
