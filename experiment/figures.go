@@ -236,7 +236,7 @@ func paperFigures(s *Spec) map[string]cite {
 	}
 	for i := range s.Claims {
 		for _, m := range s.Claims[i].MetricNames() {
-			note(m, s.Claims[i].Source)
+			note(strings.TrimPrefix(m, "-"), s.Claims[i].Source)
 		}
 	}
 	for _, r := range s.References {

@@ -121,8 +121,19 @@ func claimRow(s *Spec, res ClaimResult) []string {
 	if c.Change != nil {
 		extra = append(extra, "change "+signed(*c.Change))
 	}
-	if c.AtMost != nil {
-		extra = append(extra, "at most "+strconv.FormatFloat(*c.AtMost, 'g', -1, 64))
+	if c.kind() == "bound" {
+		b := boundWords(c)
+		if c.Share != nil {
+			b += " in a share " + strconv.FormatFloat(*c.Share, 'g', 3, 64) + " of the configurations"
+		}
+		extra = append(extra, b)
+	}
+	if len(c.Where) > 0 {
+		var ws []string
+		for _, k := range sortedKeys(c.Where) {
+			ws = append(ws, shortName(k)+"="+strings.Join(whereValues(c.Where[k]), ", "))
+		}
+		extra = append(extra, "judged at "+strings.Join(ws, "; "))
 	}
 	if len(extra) > 0 && !strings.Contains(paper, strings.Join(extra, "; ")) {
 		paper = strings.TrimPrefix(paper+"; "+strings.Join(extra, "; "), "; ")

@@ -22,8 +22,14 @@ type Claim struct {
 	Inferred bool `yaml:"inferred" json:"inferred,omitempty"`
 	// Metric is a metric name, or a list of metrics read as alternative
 	// readings of the paper's quantity (the paper's reading first): the
-	// claim is then evaluated under each.
+	// claim is then evaluated under each. A name with a leading minus
+	// ("-cpe") is that metric negated: the reading of a paper whose
+	// definition leaves the sign open (Δ = (A − B)/A or (B − A)/A).
 	Metric any `yaml:"metric" json:"metric"`
+	// Where restricts the claim to the configurations with these values
+	// (a value or a list of values per parameter): a statement about
+	// "p = 0.5 and 0.75" is judged there only.
+	Where map[string]any `yaml:"where" json:"where,omitempty"`
 
 	// A comparison: Param=Better (the subject) against Param=Worse (the
 	// base) at every setting of the other parameters. Expect: "better"
@@ -59,9 +65,13 @@ type Claim struct {
 	From   any      `yaml:"from" json:"from,omitempty"`
 	To     any      `yaml:"to" json:"to,omitempty"`
 
-	// A bound: the metric is at most AtMost at every configuration (a
-	// KS statistic against its critical value).
-	AtMost *float64 `yaml:"at_most" json:"at_most,omitempty"`
+	// A bound: the metric is at most AtMost (a KS statistic against its
+	// critical value), at least AtLeast, or both (within [AtLeast,
+	// AtMost]) at every configuration, or at the paper's Share of them
+	// ("negative in 43 of 48 cells": share 0.8958).
+	AtMost  *float64 `yaml:"at_most" json:"at_most,omitempty"`
+	AtLeast *float64 `yaml:"at_least" json:"at_least,omitempty"`
+	Share   *float64 `yaml:"share" json:"share,omitempty" range:"(0,1]"`
 
 	// Floor is the practical-significance floor: a relative effect below
 	// it is negligible, never a win (default DefaultFloor).
@@ -148,7 +158,7 @@ func (c *Claim) floor() float64 {
 // kind is "compare", "trend" or "bound".
 func (c *Claim) kind() string {
 	switch {
-	case c.AtMost != nil:
+	case c.AtMost != nil || c.AtLeast != nil:
 		return "bound"
 	case c.Trend != "":
 		return "trend"
@@ -169,7 +179,7 @@ func (c *Claim) validate(s *Spec, path string, bad func(path, format string, arg
 	seen := map[string]bool{}
 	for _, m := range ms {
 		p := path + ".metric"
-		if !s.isMetric(m) {
+		if !s.isMetric(strings.TrimPrefix(m, "-")) {
 			bad(p, "unknown metric %q (known: %s)", m, strings.Join(MetricNames(), ", "))
 		}
 		if seen[m] {
@@ -178,13 +188,13 @@ func (c *Claim) validate(s *Spec, path string, bad func(path, format string, arg
 		seen[m] = true
 	}
 	kinds := 0
-	for _, k := range []bool{c.Trend != "", c.Param != "" || c.Better != "" || c.Worse != "", c.AtMost != nil} {
+	for _, k := range []bool{c.Trend != "", c.Param != "" || c.Better != "" || c.Worse != "", c.AtMost != nil || c.AtLeast != nil} {
 		if k {
 			kinds++
 		}
 	}
 	if kinds != 1 {
-		bad(path, "a claim is a comparison (param, better, worse), a trend (trend) or a bound (at_most): give exactly one")
+		bad(path, "a claim is a comparison (param, better, worse), a trend (trend) or a bound (at_most, at_least): give exactly one")
 		return
 	}
 	x := xOf(s)
@@ -270,10 +280,22 @@ func (c *Claim) validate(s *Spec, path string, bad func(path, format string, arg
 			}
 		}
 	case "bound":
-		if v := *c.AtMost; math.IsNaN(v) || math.IsInf(v, 0) {
-			bad(path+".at_most", "want a finite bound, got %g", v)
+		for _, b := range []struct {
+			key string
+			v   *float64
+		}{{"at_most", c.AtMost}, {"at_least", c.AtLeast}} {
+			if b.v != nil && (math.IsNaN(*b.v) || math.IsInf(*b.v, 0)) {
+				bad(path+"."+b.key, "want a finite bound, got %g", *b.v)
+			}
+		}
+		if c.AtMost != nil && c.AtLeast != nil && *c.AtLeast >= *c.AtMost {
+			bad(path+".at_least", "the bounds leave nothing between them: at_least %g is not below at_most %g", *c.AtLeast, *c.AtMost)
 		}
 	}
+	if c.kind() != "bound" && c.Share != nil {
+		bad(path+".share", "share belongs to bounds (at_most, at_least)")
+	}
+	c.validateWhere(s, x, path, bad)
 	if c.kind() != "compare" && (c.Ratio != 0 || c.At != nil || c.AtOnly || c.Expect != "" || c.LowerIsBetter) {
 		bad(path, "ratio, at, at_only, expect and lower_is_better belong to comparisons")
 	}
@@ -292,6 +314,71 @@ func (c *Claim) validate(s *Spec, path string, bad func(path, format string, arg
 	default:
 		bad(path+".size", "want slight or large, got %q", c.Size)
 	}
+}
+
+// validateWhere checks a claim's where: swept parameters and their
+// values, none that the claim compares, trends along or reads (a
+// reading is evaluated under each of its values).
+func (c *Claim) validateWhere(s *Spec, x, path string, bad func(path, format string, args ...any)) {
+	for _, k := range sortedKeys(c.Where) {
+		p := path + ".where." + k
+		vals, ok := s.sweptValues(k)
+		switch {
+		case !ok:
+			bad(p, "%q is not a swept parameter of this experiment (swept: %s)", k, strings.Join(s.sweptParams(), ", "))
+			continue
+		case c.Param != "" && zipPartners(s, c.Param)[k]:
+			bad(p, "%q is the claim's compared parameter or moves with it: restrict the other parameters", k)
+			continue
+		case k == x && c.kind() == "trend":
+			bad(p, "%q is the trend's x axis: bound its range with from and to", k)
+			continue
+		case s.isReading(k):
+			bad(p, "%q is a reading: the claim is evaluated under each of its values", k)
+			continue
+		}
+		ws := whereValues(c.Where[k])
+		if len(ws) == 0 {
+			bad(p, "give a value or a list of values of %s", k)
+		}
+		for _, w := range ws {
+			if !hasValue(vals, w) {
+				bad(p, "%s is not a value of %s in the sweep (values: %s)", w, k, strings.Join(vals, ", "))
+			}
+		}
+	}
+}
+
+// whereValues are a where entry's values, formatted: one value or a
+// list.
+func whereValues(v any) []string {
+	if vs, ok := v.([]any); ok {
+		out := make([]string, len(vs))
+		for i, w := range vs {
+			out[i] = FormatValue(w)
+		}
+		return out
+	}
+	if v == nil {
+		return nil
+	}
+	return []string{FormatValue(v)}
+}
+
+// isReading reports whether param is one of the spec's readings.
+func (s *Spec) isReading(param string) bool {
+	return slices.ContainsFunc(s.Readings, func(r Reading) bool { return r.Param == param })
+}
+
+// selects reports whether a configuration has the claim's where values
+// (true without a where).
+func (c *Claim) selects(p map[string]string) bool {
+	for k, v := range c.Where {
+		if !hasValue(whereValues(v), p[k]) {
+			return false
+		}
+	}
+	return true
 }
 
 // validateRange checks a trend's from and to: values of the x axis, from

@@ -6,6 +6,8 @@ package experiment
 // the interval's label and the floor against the CI.
 
 import (
+	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -454,6 +456,193 @@ func TestTallyIgnoresReadingsNotRun(t *testing.T) {
 	} {
 		if got := claimClass(c.outs); got != c.want {
 			t.Errorf("claimClass(%v) = %q, want %q", c.outs, got, c.want)
+		}
+	}
+}
+
+// cells are n configurations (x = 1…n) of a metric near v: two
+// replications, v ± spread.
+func cells(m string, spread float64, vs ...float64) []Row {
+	var cs []cfgRuns
+	for i, v := range vs {
+		cs = append(cs, cfgRuns{p(fmt.Sprintf("x=%d", i+1)), []float64{v - spread, v + spread}})
+	}
+	return runsOf(m, true, cs...)
+}
+
+// TestBoundShare: a bound at the paper's share of the configurations
+// ("negative in 43 of 48 cells"). One point of four above 0 with a
+// tiny CI (two replications that happened to agree) refutes "every
+// cell ≤ 0" but not the paper's share; three of four above do (their
+// probability at the paper's share of exceptions is 0.4%); 43 of 48
+// below agree with the share and not with "every cell".
+func TestBoundShare(t *testing.T) {
+	s := &Spec{Grid: map[string][]any{"x": {1, 2}}, Plot: PlotSpec{X: "x"}}
+	every := Claim{Metric: "cpe", AtMost: f64(0)}
+	share := Claim{Metric: "cpe", AtMost: f64(0), Share: f64(43.0 / 48)}
+	one := cells("cpe", 1e-5, -0.05, -0.04, -0.06, 0.0069)
+	if o := only(t, Evaluate(s, &every, NewRowsData(one))); o.Class != Disagrees {
+		t.Errorf("every cell, one above: %s (%s), want %s", o.Class, o.Ours, Disagrees)
+	}
+	if o := only(t, Evaluate(s, &share, NewRowsData(one))); o.Class != Partly || !strings.Contains(o.Ours, "4 of 4 at the paper's share 0.896 needed") {
+		t.Errorf("share, one of four above: %s (%s), want %s", o.Class, o.Ours, Partly)
+	}
+	three := cells("cpe", 1e-5, -0.05, 0.04, 0.06, 0.0069)
+	if o := only(t, Evaluate(s, &share, NewRowsData(three))); o.Class != Disagrees || o.Verdict != "disagrees (3 of 4 configurations beyond)" {
+		t.Errorf("share, three of four above: %s, want disagrees", o.Verdict)
+	}
+	var vs []float64
+	for i := 0; i < 48; i++ {
+		v := -0.03
+		if i%10 == 9 {
+			v = 0.01 // 5 of 48 above 0, as in the paper's table 1
+		}
+		vs = append(vs, v)
+	}
+	paper := cells("cpe", 1e-5, vs...)
+	if o := only(t, Evaluate(s, &share, NewRowsData(paper))); o.Class != Agrees {
+		t.Errorf("share, 43 of 48 below: %s (%s), want %s", o.Class, o.Ours, Agrees)
+	}
+	if o := only(t, Evaluate(s, &every, NewRowsData(paper))); o.Class != Disagrees {
+		t.Errorf("every cell, 43 of 48 below: %s, want %s", o.Class, Disagrees)
+	}
+	// Undetermined points (CIs across 0) are no evidence either way.
+	wide := cells("cpe", 0.2, -0.01, 0.01, 0.02, 0.0)
+	if o := only(t, Evaluate(s, &share, NewRowsData(wide))); o.Class != NoDifference {
+		t.Errorf("share, wide CIs: %s (%s), want %s", o.Class, o.Ours, NoDifference)
+	}
+	if _, err := Parse("spec.yaml", []byte(strings.Replace(readingsSpec, "expect: better, lower_is_better: true}", "expect: better, lower_is_better: true, share: 0.9}", 1)), ""); err == nil || !strings.Contains(err.Error(), "claims[0].share: share belongs to bounds") {
+		t.Errorf("share on a comparison: %v", err)
+	}
+}
+
+// TestBinomialTail checks the tail against sums worked out by hand.
+func TestBinomialTail(t *testing.T) {
+	for _, tc := range []struct {
+		n, k int
+		p    float64
+		want float64
+	}{
+		{4, 1, 0.5, 15.0 / 16}, {4, 4, 0.5, 1.0 / 16}, {4, 0, 0.3, 1}, {4, 5, 0.3, 0}, {4, 1, 0, 0},
+		{4, 3, 5.0 / 48, 4*math.Pow(5.0/48, 3)*(43.0/48) + math.Pow(5.0/48, 4)},
+	} {
+		if got := binomialTail(tc.n, tc.k, tc.p); math.Abs(got-tc.want) > 1e-12 {
+			t.Errorf("P(Bin(%d, %g) ≥ %d) = %g, want %g", tc.n, tc.p, tc.k, got, tc.want)
+		}
+	}
+}
+
+// TestBoundInterval: at_least and at_most together bound an interval
+// ("negligible": |CPE| ≤ 0.05); a point is within only when its whole CI
+// is, beyond when its whole CI is outside.
+func TestBoundInterval(t *testing.T) {
+	s := &Spec{Grid: map[string][]any{"x": {1, 2}}, Plot: PlotSpec{X: "x"}}
+	c := Claim{Metric: "cpe", AtLeast: f64(-0.05), AtMost: f64(0.05)}
+	if o := only(t, Evaluate(s, &c, NewRowsData(cells("cpe", 0.001, -0.03, 0.02, 0.0)))); o.Class != Agrees || !strings.HasPrefix(o.Ours, "within [-0.05, 0.05] at 3 of 3") {
+		t.Errorf("all within: %s (%s)", o.Class, o.Ours)
+	}
+	if o := only(t, Evaluate(s, &c, NewRowsData(cells("cpe", 0.001, -0.03, -0.2)))); o.Class != Disagrees {
+		t.Errorf("one below the interval: %s (%s), want %s", o.Class, o.Ours, Disagrees)
+	}
+	if o := only(t, Evaluate(s, &c, NewRowsData(cells("cpe", 0.001, 0.03, 0.2)))); o.Class != Disagrees {
+		t.Errorf("one above the interval: %s (%s), want %s", o.Class, o.Ours, Disagrees)
+	}
+	if o := only(t, Evaluate(s, &c, NewRowsData(cells("cpe", 0.001, 0.03, 0.045)))); o.Class != Partly {
+		t.Errorf("one straddling the bound: %s (%s), want %s", o.Class, o.Ours, Partly)
+	}
+	lower := Claim{Metric: "cpe", AtLeast: f64(0)}
+	if o := only(t, Evaluate(s, &lower, NewRowsData(cells("cpe", 0.001, 0.03, 0.02)))); o.Class != Agrees {
+		t.Errorf("at least 0: %s (%s), want %s", o.Class, o.Ours, Agrees)
+	}
+	bad := strings.Replace(readingsSpec, "  - {claim: u wins, source: fig. 8, metric: makespan, param: node_select, better: u, worse: random, expect: better, lower_is_better: true}",
+		"  - {claim: small, source: fig. 8, metric: makespan, at_least: 5, at_most: 5}", 1)
+	if _, err := Parse("spec.yaml", []byte(bad), ""); err == nil || !strings.Contains(err.Error(), "claims[0].at_least: the bounds leave nothing between them") {
+		t.Errorf("empty interval: %v", err)
+	}
+}
+
+// TestNegatedMetricReading: a metric named with a leading minus is a
+// reading of the metric's sign (Δ = (A − B)/A or (B − A)/A): a bound
+// "≤ 0" that holds under the metric fails under its negation, and a
+// comparison's relative effect changes sign.
+func TestNegatedMetricReading(t *testing.T) {
+	s := &Spec{Grid: map[string][]any{"x": {1, 2}}, Plot: PlotSpec{X: "x"}}
+	c := Claim{Metric: []any{"cpe", "-cpe"}, AtMost: f64(0)}
+	res := Evaluate(s, &c, NewRowsData(cells("cpe", 0.001, -0.03, -0.02)))
+	if len(res.Outcomes) != 2 || res.Outcomes[0].Class != Agrees || res.Outcomes[1].Class != Disagrees ||
+		res.Verdict != "agrees under metric=cpe; disagrees (2 of 2 configurations above) under metric=-cpe" {
+		t.Errorf("negated bound: %s (%+v)", res.Verdict, res.Outcomes)
+	}
+	cs := compareSpec()
+	cmp := uBetter()
+	cmp.Metric = []any{"makespan", "-makespan"}
+	rows := runsOf("makespan", true,
+		cfgRuns{p("x=1", "node_select=u"), times(steady, 0.9)},
+		cfgRuns{p("x=1", "node_select=random"), steady})
+	res = Evaluate(cs, &cmp, NewRowsData(rows))
+	if res.Outcomes[0].Class != Agrees || res.Outcomes[1].Class != Disagrees || !strings.HasPrefix(res.Outcomes[1].Effect, "+10.0%") {
+		t.Errorf("negated comparison: %s (%s / %s)", res.Verdict, res.Outcomes[0].Effect, res.Outcomes[1].Effect)
+	}
+	bad := strings.Replace(readingsSpec, "metric: makespan, param", "metric: [makespan, -nosuch], param", 1)
+	if _, err := Parse("spec.yaml", []byte(bad), ""); err == nil || !strings.Contains(err.Error(), `unknown metric "-nosuch"`) {
+		t.Errorf("negated unknown metric: %v", err)
+	}
+}
+
+// TestClaimWhere: where restricts a claim to some configurations (a
+// statement about "p = 0.5 and 0.75"): a loss at another value does not
+// count; where may not name the compared parameter or a reading, and
+// its values must be swept.
+func TestClaimWhere(t *testing.T) {
+	s := &Spec{Grid: map[string][]any{"x": {1, 2}, "q": {0.25, 0.5}, "node_select": {"u", "random"}}, Plot: PlotSpec{X: "x"}}
+	var cs []cfgRuns
+	for _, q := range []string{"0.25", "0.5"} {
+		f := 0.9
+		if q == "0.25" {
+			f = 1.2
+		}
+		for _, x := range []string{"1", "2"} {
+			cs = append(cs, cfgRuns{p("x="+x, "q="+q, "node_select=u"), times(steady, f)}, cfgRuns{p("x="+x, "q="+q, "node_select=random"), steady})
+		}
+	}
+	rows := runsOf("makespan", true, cs...)
+	c := uBetter()
+	if o := only(t, Evaluate(s, &c, NewRowsData(rows))); o.Class != Disagrees {
+		t.Errorf("every q: %s (%s), want %s", o.Class, o.Ours, Disagrees)
+	}
+	c.Where = map[string]any{"q": []any{0.5}}
+	if o := only(t, Evaluate(s, &c, NewRowsData(rows))); o.Class != Agrees || o.Effect != "-10.0% (2 points)" {
+		t.Errorf("where q = 0.5: %s (%s), want agrees at -10%%", o.Class, o.Effect)
+	}
+	c.Where = map[string]any{"q": 0.75}
+	if o := only(t, Evaluate(s, &c, NewRowsData(rows))); o.Class != NotRun {
+		t.Errorf("where q = 0.75 (never run): %s, want %s", o.Class, NotRun)
+	}
+	// A reading that the where's configurations never run with is no
+	// reading of the claim: a baseline that migrates nothing has no
+	// monitor, so only the monitor it runs under is listed, not
+	// "not run at this scale" under the other.
+	z := &Spec{Zip: map[string][]any{"migration": {"first", "best", "none"}, "monitor": {"tasks", "tasks", "jobs"}}, Grid: map[string][]any{"x": {1, 2}},
+		Plot: PlotSpec{X: "x"}, Readings: []Reading{{Param: "monitor"}}}
+	var zs []cfgRuns
+	for _, m := range [][2]string{{"first", "tasks"}, {"best", "tasks"}, {"none", "jobs"}} {
+		for _, x := range []string{"1", "2"} {
+			zs = append(zs, cfgRuns{p("x="+x, "migration="+m[0], "monitor="+m[1]), []float64{0.01, 0.011}})
+		}
+	}
+	base := Claim{Metric: "cpe", AtLeast: f64(0), Where: map[string]any{"migration": "none"}}
+	if res := Evaluate(z, &base, NewRowsData(runsOf("cpe", true, zs...))); len(res.Outcomes) != 1 || res.Verdict != "agrees (under monitor=jobs)" {
+		t.Errorf("baseline's readings: %s (%d outcomes)", res.Verdict, len(res.Outcomes))
+	}
+	for _, tc := range []struct{ where, want string }{
+		{"{node_select: u}", `claims[0].where.node_select: "node_select" is the claim's compared parameter`},
+		{"{instability.u_update: all}", `claims[0].where.instability.u_update: "instability.u_update" is a reading`},
+		{"{platform.nodes: [16, 64]}", "claims[0].where.platform.nodes: 64 is not a value of platform.nodes"},
+		{"{nosuch: 1}", `claims[0].where.nosuch: "nosuch" is not a swept parameter`},
+	} {
+		spec := strings.Replace(readingsSpec, "lower_is_better: true}", "lower_is_better: true, where: "+tc.where+"}", 1)
+		if _, err := Parse("spec.yaml", []byte(spec), ""); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("where %s: %v, want %q", tc.where, err, tc.want)
 		}
 	}
 }
