@@ -235,3 +235,29 @@ func TestPropertyProbabilisticRowsIncremental(t *testing.T) {
 		}
 	})
 }
+
+// TestPropertyCappedEqualsList: EASY++ with one history for all users
+// (estimate=epp, common=yes, sjbf backfilling, depth 0 or 1), whose
+// waiting jobs' predictions follow the system's cap when asked and are
+// read from the capped index, makes exactly the decisions of the list
+// re-predicted at every end and sorted at every pass, with jobs large
+// enough to make the index's Fenwick tree grow.
+func TestPropertyCappedEqualsList(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		s, _ := policy.ParseSpec("easy-plus-plus-common")
+		s.Depth = rapid.IntRange(0, 1).Draw(t, "depth")
+		s.Consult = rapid.SampledFrom([]string{"settled", "pyss"}).Draw(t, "consult")
+		kind := estimateKind(rapid.IntRange(0, 2).Draw(t, "estimates"))
+		o := engine.Overrun(rapid.IntRange(0, 1).Draw(t, "overrun"))
+		p, jobs := genCase(t, kind)
+		for i := range jobs {
+			jobs[i].Own()
+			jobs[i].User = rapid.IntRange(0, 3).Draw(t, "user")
+		}
+		a := simulate(t, p, jobs, policy.NewClassic(s, policy.FirstFit{}), o)
+		b := simulate(t, p, jobs, policy.NewClassicListed(s, policy.FirstFit{}), o)
+		if j, k := firstDifference(a, b); j != nil {
+			t.Fatalf("%s: job %d starts at %g on %s with the capped index, at %g on %s with the list", s, j.ID, j.Start, j.Alloc, k.Start, k.Alloc)
+		}
+	})
+}

@@ -5,7 +5,7 @@ package policy
 // the same decisions).
 func NewClassicListed(s Spec, sel NodeSelector) *Classic {
 	c := NewClassic(s, sel)
-	c.idx, c.kt = nil, nil
+	c.idx, c.kt, c.capx = nil, nil, nil
 	return c
 }
 
