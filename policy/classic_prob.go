@@ -276,7 +276,11 @@ func (b *probBin) apply(c *Classic, ps *probState, now float64, n int, t float64
 	if b.n%ps.cp == 0 {
 		m := b.n / ps.cp
 		for len(b.cps) <= m {
-			b.cps = append(b.cps, nil)
+			if len(b.cps) < cap(b.cps) {
+				b.cps = b.cps[:len(b.cps)+1] // the buffer a longer row left there
+			} else {
+				b.cps = append(b.cps, nil)
+			}
 		}
 		b.cps[m] = append(b.cps[m][:0], b.row...)
 	}
@@ -411,16 +415,43 @@ func (ps *probState) fresh(c *Classic, now float64, i int) []float64 {
 
 // step applies one running job (r processors, Q = q) to a row, in place
 // and in increasing c as pyss does; the first job also sets M[0] = 1.
+// Every value is pyss's arithmetic, in pyss's order (stepRef, in the
+// tests, is the loop as pyss writes it): the columns below r, then those
+// from r on, each reading the column r below it as this step left it. A
+// single processor's step is a chain through the row; the value it
+// reads is kept in a register rather than re-read from the row.
 func step(row []float64, r int, q float64, first bool) {
-	if first {
+	if first && len(row) > 0 {
 		row[0] = 1
 	}
-	for cc := 1; cc < len(row); cc++ {
-		if cc < r {
-			row[cc] += (1 - row[cc]) * q
-		} else {
-			row[cc] += (row[cc-r] - row[cc]) * q
+	if r <= 0 {
+		return // x + (x − x)·q = x: no column changes
+	}
+	n := len(row)
+	if n < 2 {
+		return
+	}
+	lo := row[1:min(r, n)]
+	for i, x := range lo {
+		lo[i] = x + (1-x)*q
+	}
+	if r >= n {
+		return
+	}
+	if r == 1 {
+		prev := row[0]
+		hi := row[1:]
+		for i, x := range hi {
+			x += (prev - x) * q
+			hi[i] = x
+			prev = x
 		}
+		return
+	}
+	src, dst := row[:n-r], row[r:]
+	for i := range dst {
+		x := dst[i]
+		dst[i] = x + (src[i]-x)*q
 	}
 }
 
