@@ -42,6 +42,9 @@ type probState struct {
 	ver    uint64
 	gone   bool       // a running job ended since the last pass
 	refuse []probMemo // per job index
+
+	ub         []probUB  // per bin: upper bound of the bottleneck (upper)
+	pt, lo, hi []float64 // chance's scratch, per bin
 }
 
 type probMemo struct {
@@ -309,22 +312,122 @@ func (ps *probState) fits(c *Classic, now float64, P int, head, j *engine.Job) b
 	return false
 }
 
-// chance is fits computed.
+// chance is fits computed: pyss's sum, decided from bounds on the
+// bottlenecks where they settle it (chanceRef is the sum itself).
+//
+// decide, the sum's loop with its two early exits, never answers true for
+// larger bottlenecks where it answers false for smaller ones: every term
+// is a product and sum of non-negative values, and rounding is monotone.
+// So if it refuses with lower bounds, it refuses with the bottlenecks
+// themselves, and if it accepts with upper bounds, it accepts with them.
+// A bin's lower bound is 0 and its upper bound probUpper's until its row
+// is computed (then both are its bottleneck); while the two disagree, the
+// row of the bin whose gap can move the sum most is computed. Rows
+// already current cost nothing and are read at once. When every row is
+// computed the bounds are the bottlenecks and decide is the sum.
 func (ps *probState) chance(c *Classic, now float64, P int, head, j *engine.Job, d *pdist) bool {
+	if probNoBounds {
+		return ps.chanceRef(c, now, P, head, j, d)
+	}
+	if probVerifyChance != nil {
+		got := ps.chanceBounded(c, now, P, head, j, d)
+		probVerifyChance(got, ps.chanceRef(c, now, P, head, j, d))
+		return got
+	}
+	return ps.chanceBounded(c, now, P, head, j, d)
+}
+
+// chanceBounded is chance from bounds (see chance).
+func (ps *probState) chanceBounded(c *Classic, now float64, P int, head, j *engine.Job, d *pdist) bool {
 	est := c.d(j).est
 	norm := 0.0
 	for i, b := range d.bins {
-		if math.Ldexp(1, i) < 2*est {
+		if pow2(i) < 2*est {
 			norm += b
 		}
 	}
 	norm += 0.1
 	left := 0.0 // probability mass of the bins not yet added
-	for i := 0; math.Ldexp(1, i) < 2*est && i < len(d.bins); i++ {
+	for i := 0; pow2(i) < 2*est && i < len(d.bins); i++ {
+		left += d.bins[i] / norm
+	}
+	pt, lo, hi := ps.pt[:0], ps.lo[:0], ps.hi[:0]
+	for i := 0; pow2(i) < 2*est; i++ {
+		var p float64
+		if i < len(d.bins) {
+			p = d.bins[i] / norm
+		}
+		pt = append(pt, p)
+		if ps.current(c, i) {
+			b := ps.bottleneck(c, now, P, head, j, i)
+			lo, hi = append(lo, b), append(hi, b)
+		} else {
+			lo, hi = append(lo, 0), append(hi, ps.upper(c, now, head, i))
+		}
+	}
+	ps.pt, ps.lo, ps.hi = pt, lo, hi
+	for {
+		if !ps.decide(pt, left, lo) {
+			return false
+		}
+		if ps.decide(pt, left, hi) {
+			return true
+		}
+		// The bin whose gap, times the mass it can weigh on (its own
+		// and, through the running maximum, every later bin's), is
+		// largest.
+		best, bw, tail := -1, -1.0, 0.0
+		for i := len(pt) - 1; i >= 0; i-- {
+			tail += pt[i]
+			if w := (hi[i] - lo[i]) * tail; hi[i] != lo[i] && w > bw {
+				best, bw = i, w
+			}
+		}
+		if best < 0 {
+			return ps.decide(pt, left, lo) // unreachable: equal bounds decide alike
+		}
+		b := ps.bottleneck(c, now, P, head, j, best)
+		lo[best], hi[best] = b, b
+	}
+}
+
+// decide is pyss's sum over the bins, with bottlenecks B: Σ P(j ends in
+// bin t) × the largest B(t') for t' <= t, refused as soon as it exceeds
+// the threshold and accepted as soon as the mass of the bins left (each
+// B at most 1) cannot carry it there (with a margin far above rounding).
+func (ps *probState) decide(pt []float64, left float64, B []float64) bool {
+	pred, maxB := 0.0, 0.0
+	for i, p := range pt {
+		if pred+left*(1+1e-9)+1e-12 <= ps.threshold {
+			return true
+		}
+		left -= p
+		maxB = max(maxB, B[i])
+		pred += p * maxB
+		if pred > ps.threshold {
+			return false
+		}
+	}
+	return pred <= ps.threshold
+}
+
+// chanceRef is the sum computed with every bin's bottleneck in turn, as
+// pyss computes it (with the same early exits).
+func (ps *probState) chanceRef(c *Classic, now float64, P int, head, j *engine.Job, d *pdist) bool {
+	est := c.d(j).est
+	norm := 0.0
+	for i, b := range d.bins {
+		if pow2(i) < 2*est {
+			norm += b
+		}
+	}
+	norm += 0.1
+	left := 0.0 // probability mass of the bins not yet added
+	for i := 0; pow2(i) < 2*est && i < len(d.bins); i++ {
 		left += d.bins[i] / norm
 	}
 	pred, maxB := 0.0, 0.0
-	for i := 0; math.Ldexp(1, i) < 2*est; i++ {
+	for i := 0; pow2(i) < 2*est; i++ {
 		var pt float64
 		if i < len(d.bins) {
 			pt = d.bins[i] / norm
@@ -341,6 +444,73 @@ func (ps *probState) chance(c *Classic, now float64, P int, head, j *engine.Job,
 	}
 	return pred <= ps.threshold
 }
+
+// current: bin i's row is up to date (reading it computes nothing).
+func (ps *probState) current(c *Classic, i int) bool {
+	if i >= len(ps.bins) {
+		return false
+	}
+	b := &ps.bins[i]
+	return b.n == len(c.run) && !b.stale && len(b.row) == ps.k+1
+}
+
+// upper bounds bin i's bottleneck, for any candidate, without its row.
+// In exact arithmetic every row value M[n][c] with c >= 1 is at most
+// 1 − Π(1 − Q) over the running jobs (each step is a mix, weights 1 − Q
+// and Q, of the old value and one at most 1), and B(t) <= M[n][head] as
+// M is never negative. The computed row differs from the exact one by
+// at most 3.01 ulp(1) per step along its longest chain of dependent
+// updates (a step mixes two values, so it never enlarges an error), at
+// most N·(k+1) updates for N running jobs; the product's own rounding is
+// below (N+2) ulp(1). The margin added covers both twice over. Computed
+// values never leave [0, 1], so 1 bounds B too. Cached until the rows
+// change (ps.ver).
+func (ps *probState) upper(c *Classic, now float64, head *engine.Job, i int) float64 {
+	if head.Procs < 1 {
+		return 1
+	}
+	for len(ps.ub) <= i {
+		ps.ub = append(ps.ub, probUB{})
+	}
+	u := &ps.ub[i]
+	if u.ver == ps.ver+1 && u.k == ps.k {
+		return u.v
+	}
+	t := pow2(i)
+	prod := 1.0
+	for _, w := range c.run {
+		q := ps.q(c, now, w, t)
+		if !(q >= 0 && q <= 1) {
+			prod = 0 // no bound below 1
+			break
+		}
+		prod *= 1 - q
+	}
+	n := float64(len(c.run) + 2)
+	*u = probUB{ver: ps.ver + 1, k: ps.k, v: min(1, 1-prod+2e-15*n*float64(ps.k+2))}
+	return u.v
+}
+
+type probUB struct {
+	ver uint64 // ps.ver+1 when computed
+	k   int    // the rows' length then
+	v   float64
+}
+
+// pow2 is 2^i.
+func pow2(i int) float64 {
+	if i < len(pow2s) {
+		return pow2s[i]
+	}
+	return math.Ldexp(1, i)
+}
+
+var pow2s = func() (p [64]float64) {
+	for i := range p {
+		p[i] = math.Ldexp(1, i)
+	}
+	return
+}()
 
 // bottleneck is pyss's B(t) for t = 2^i: from M[n][c], computed over the
 // running jobs in start order (as pyss writes it: the recurrence reads
@@ -399,6 +569,14 @@ func (ps *probState) row(c *Classic, now float64, i int) []float64 {
 
 // probNoMemo (tests) turns the memo of refused candidates off.
 var probNoMemo bool
+
+// probNoBounds (tests) makes chance compute every bin's bottleneck in
+// turn, as pyss does.
+var probNoBounds bool
+
+// probVerifyChance, if set (tests), is given every decision made from
+// bounds with the decision of pyss's sum.
+var probVerifyChance func(bounded, sum bool)
 
 // probVerify, if set (tests), is given every row read with the row
 // computed afresh.
@@ -468,7 +646,7 @@ func (ps *probState) q(c *Classic, now float64, w *engine.Job, t float64) float6
 	d := ps.dist(w)
 	var first, last, middle float64
 	for i, cnt := range d.bins {
-		key := math.Ldexp(1, i)
+		key := pow2(i)
 		half := math.Floor(key / 2)
 		switch {
 		case key > ru:
