@@ -44,6 +44,7 @@ type probState struct {
 	refuse []probMemo // per job index
 
 	ub         []probUB  // per bin: upper bound of the bottleneck (upper)
+	qc         []probQ   // per running job (start order): its Q per bin
 	pt, lo, hi []float64 // chance's scratch, per bin
 }
 
@@ -245,6 +246,38 @@ func (ps *probState) removed(i int) {
 	if i < len(ps.sig) {
 		ps.sig = append(ps.sig[:i], ps.sig[i+1:]...)
 	}
+	if i < len(ps.qc) {
+		e := ps.qc[i]
+		ps.qc = append(ps.qc[:i], ps.qc[i+1:]...)
+		ps.qc = append(ps.qc, probQ{q: e.q[:0]}) // keeps its buffer
+	}
+}
+
+// probQ holds a running job's Q per bin, computed with sig.
+type probQ struct {
+	job *engine.Job
+	sig probSig
+	q   []float64 // q[i]: Q(2^i)
+}
+
+// qAt is q for the running job at start-order position n and t = 2^i,
+// kept while the job's signature (its elapsed-time bin and its
+// histogram's version, all Q depends on but t) stays ps.sig[n], which
+// the pass has brought up to date.
+func (ps *probState) qAt(c *Classic, now float64, n int, t float64) float64 {
+	w := c.run[n]
+	for len(ps.qc) <= n {
+		ps.qc = append(ps.qc, probQ{})
+	}
+	e := &ps.qc[n]
+	if e.job != w || e.sig != ps.sig[n] {
+		e.job, e.sig, e.q = w, ps.sig[n], e.q[:0]
+	}
+	i := log2i(t)
+	for k := len(e.q); k <= i; k++ {
+		e.q = append(e.q, ps.q(c, now, w, pow2(k)))
+	}
+	return e.q[i]
 }
 
 // setK makes every row reach k processors (recomputed when next read).
@@ -274,7 +307,7 @@ func (ps *probState) appended(c *Classic, now float64, j *engine.Job) {
 // apply adds running job n's step to the row (which has n steps).
 func (b *probBin) apply(c *Classic, ps *probState, now float64, n int, t float64) {
 	w := c.run[n]
-	step(b.row, w.Procs, ps.q(c, now, w, t), n == 0)
+	step(b.row, w.Procs, ps.qAt(c, now, n, t), n == 0)
 	b.n = n + 1
 	if b.n%ps.cp == 0 {
 		m := b.n / ps.cp
@@ -358,14 +391,29 @@ func (ps *probState) chanceBounded(c *Classic, now float64, P int, head, j *engi
 			p = d.bins[i] / norm
 		}
 		pt = append(pt, p)
-		if ps.current(c, i) {
-			b := ps.bottleneck(c, now, P, head, j, i)
-			lo, hi = append(lo, b), append(hi, b)
-		} else {
-			lo, hi = append(lo, 0), append(hi, ps.upper(c, now, head, i))
-		}
+		lo, hi = append(lo, 0), append(hi, 1)
 	}
 	ps.pt, ps.lo, ps.hi = pt, lo, hi
+	// M[n][head] never falls as t grows (in exact arithmetic: Q never
+	// falls with t, and each step's mix never falls with Q or with the
+	// values it mixes), so a computed bin's M[n][head] bounds every
+	// lower bin's bottleneck, with the margin of upper.
+	margin := 2e-15 * float64(len(c.run)+2) * float64(ps.k+2)
+	known := func(i int) {
+		row := ps.row(c, now, i)
+		lo[i] = ps.bottleneckOf(row, P, head, j)
+		hi[i] = lo[i]
+		for k := i - 1; k >= 0 && hi[k] != lo[k]; k-- {
+			hi[k] = min(hi[k], row[head.Procs]+margin)
+		}
+	}
+	for i := range pt {
+		if ps.current(c, i) {
+			known(i)
+		} else if hi[i] != lo[i] {
+			hi[i] = min(hi[i], ps.upper(c, now, head, i))
+		}
+	}
 	for {
 		if !ps.decide(pt, left, lo) {
 			return false
@@ -386,8 +434,7 @@ func (ps *probState) chanceBounded(c *Classic, now float64, P int, head, j *engi
 		if best < 0 {
 			return ps.decide(pt, left, lo) // unreachable: equal bounds decide alike
 		}
-		b := ps.bottleneck(c, now, P, head, j, best)
-		lo[best], hi[best] = b, b
+		known(best)
 	}
 }
 
@@ -478,8 +525,8 @@ func (ps *probState) upper(c *Classic, now float64, head *engine.Job, i int) flo
 	}
 	t := pow2(i)
 	prod := 1.0
-	for _, w := range c.run {
-		q := ps.q(c, now, w, t)
+	for n := range c.run {
+		q := ps.qAt(c, now, n, t)
 		if !(q >= 0 && q <= 1) {
 			prod = 0 // no bound below 1
 			break
@@ -516,8 +563,12 @@ var pow2s = func() (p [64]float64) {
 // running jobs in start order (as pyss writes it: the recurrence reads
 // the same row at c − procs).
 func (ps *probState) bottleneck(c *Classic, now float64, P int, head, j *engine.Job, i int) float64 {
+	return ps.bottleneckOf(ps.row(c, now, i), P, head, j)
+}
+
+// bottleneckOf is B(t) read from t's row.
+func (ps *probState) bottleneckOf(row []float64, P int, head, j *engine.Job) float64 {
 	C := head.Procs + j.Procs
-	row := ps.row(c, now, i)
 	var b float64
 	if C <= P {
 		b = row[head.Procs] - row[C]
