@@ -45,6 +45,8 @@ type probState struct {
 
 	ub         []probUB  // per bin: upper bound of the bottleneck (upper)
 	qc         []probQ   // per running job (start order): its Q per bin
+	qin        []int     // qFill's scratch
+	qpre       []float64 // qFill's scratch
 	pt, lo, hi []float64 // chance's scratch, per bin
 }
 
@@ -257,6 +259,7 @@ func (ps *probState) removed(i int) {
 type probQ struct {
 	job *engine.Job
 	sig probSig
+	ru  float64   // the job's remaining request rounded up: Q(t) = 1 for t >= ru
 	q   []float64 // q[i]: Q(2^i)
 }
 
@@ -274,10 +277,66 @@ func (ps *probState) qAt(c *Classic, now float64, n int, t float64) float64 {
 		e.job, e.sig, e.q = w, ps.sig[n], e.q[:0]
 	}
 	i := log2i(t)
-	for k := len(e.q); k <= i; k++ {
-		e.q = append(e.q, ps.q(c, now, w, pow2(k)))
+	if i >= len(e.q) {
+		if len(e.q) > 0 && pow2(len(e.q)-1) >= e.ru {
+			for len(e.q) <= i {
+				e.q = append(e.q, 1) // t >= ru from here on
+			}
+		} else {
+			ps.qFill(c, now, w, e, i)
+		}
 	}
 	return e.q[i]
+}
+
+// qFill appends to e.q running job w's Q for t = 2^k, k from len(e.q)
+// to upto: q's sums, in q's order, for every t from one pass over the
+// histogram. The counts below the elapsed-time bin (first) and above
+// the remaining request (last) do not depend on t; the others are added
+// in increasing key order, whole up to t + rd (a prefix: prefix sums
+// taken in that order are q's partial sums), then the next key's share.
+func (ps *probState) qFill(c *Classic, now float64, w *engine.Job, e *probQ, upto int) {
+	rd := down(now - c.d(w).pstart)
+	ru := up(c.d(w).est - rd)
+	e.ru = ru
+	upto = max(upto, log2i(ru)) // and no further: Q is 1 from t = ru on
+	d := ps.dist(w)
+	var first, last float64
+	in, pre := ps.qin[:0], ps.qpre[:0] // keys (rd, ru], in order; pre[m]: the sum of their first m counts
+	pre = append(pre, 0)
+	for i, cnt := range d.bins {
+		key := pow2(i)
+		switch {
+		case key > ru:
+			last += cnt
+		case key <= rd:
+			first += cnt
+		default:
+			in = append(in, i)
+			pre = append(pre, pre[len(pre)-1]+cnt)
+		}
+	}
+	ps.qin, ps.qpre = in, pre
+	den := d.n - first - last + 0.1
+	m := 0 // keys of in at most t + rd
+	for k := len(e.q); k <= upto; k++ {
+		t := pow2(k)
+		if t >= ru {
+			e.q = append(e.q, 1)
+			continue
+		}
+		for m < len(in) && pow2(in[m]) <= t+rd {
+			m++
+		}
+		middle := pre[m]
+		if m < len(in) {
+			key := pow2(in[m])
+			if half := math.Floor(key / 2); t+rd > half {
+				middle += d.bins[in[m]] * (t + rd - half) / half
+			}
+		}
+		e.q = append(e.q, middle/den)
+	}
 }
 
 // setK makes every row reach k processors (recomputed when next read).
