@@ -348,19 +348,14 @@ func (ps *probState) setK(k int) {
 	}
 }
 
-// appended extends every current row by the job just started (last in
-// start order).
+// appended is told that j just started (last in start order). The rows
+// get its step when next read (row), not now: most are recomputed
+// before that.
 func (ps *probState) appended(c *Classic, now float64, j *engine.Job) {
 	n := len(c.run) - 1
 	ps.ver++
 	ps.sig = append(ps.sig[:n], ps.sigOf(c, now, j))
 	ps.cut = len(c.run)
-	for i := range ps.bins {
-		b := &ps.bins[i]
-		if b.n == n && !b.stale && len(b.row) == ps.k+1 {
-			b.apply(c, ps, now, n, math.Ldexp(1, i))
-		}
-	}
 }
 
 // apply adds running job n's step to the row (which has n steps).
@@ -650,7 +645,19 @@ func (ps *probState) row(c *Classic, now float64, i int) []float64 {
 		}
 		return b.row
 	}
-	t := math.Ldexp(1, i)
+	t := pow2(i)
+	if !b.stale && len(b.row) == ps.k+1 && b.n < len(c.run) {
+		// The row holds its b.n valid steps: only the jobs started
+		// since are missing.
+		b.cps = b.cps[:min(len(b.cps), b.n/ps.cp+1)]
+		for n := b.n; n < len(c.run); n++ {
+			b.apply(c, ps, now, n, t)
+		}
+		if probVerify != nil {
+			probVerify(b.row, ps.fresh(c, now, i))
+		}
+		return b.row
+	}
 	m := min(b.n/ps.cp, len(b.cps)-1)
 	if len(b.row) != ps.k+1 || m < 0 {
 		m = 0
