@@ -477,11 +477,12 @@ func (ps *probState) chanceBounded(c *Classic, now float64, P int, head, j *engi
 		}
 		// The bin whose gap, times the mass it can weigh on (its own
 		// and, through the running maximum, every later bin's), is
-		// largest.
+		// largest, favouring high upper bounds (a refusal is proved by
+		// the large bottlenecks).
 		best, bw, tail := -1, -1.0, 0.0
 		for i := len(pt) - 1; i >= 0; i-- {
 			tail += pt[i]
-			if w := (hi[i] - lo[i]) * tail; hi[i] != lo[i] && w > bw {
+			if w := (hi[i] - lo[i]) * hi[i] * hi[i] * tail; hi[i] != lo[i] && w > bw {
 				best, bw = i, w
 			}
 		}
