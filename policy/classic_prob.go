@@ -427,17 +427,7 @@ func (ps *probState) chance(c *Classic, now float64, P int, head, j *engine.Job,
 // chanceBounded is chance from bounds (see chance).
 func (ps *probState) chanceBounded(c *Classic, now float64, P int, head, j *engine.Job, d *pdist) bool {
 	est := c.d(j).est
-	norm := 0.0
-	for i, b := range d.bins {
-		if pow2(i) < 2*est {
-			norm += b
-		}
-	}
-	norm += 0.1
-	left := 0.0 // probability mass of the bins not yet added
-	for i := 0; pow2(i) < 2*est && i < len(d.bins); i++ {
-		left += d.bins[i] / norm
-	}
+	norm, left := binMass(d, est)
 	pt, lo, hi := ps.pt[:0], ps.lo[:0], ps.hi[:0]
 	for i := 0; pow2(i) < 2*est; i++ {
 		var p float64
@@ -493,6 +483,22 @@ func (ps *probState) chanceBounded(c *Classic, now float64, P int, head, j *engi
 	}
 }
 
+// binMass is the normaliser of the bins a job of request est may end in
+// (t < 2·est; pyss's pseudo-count 0.1 added) and their probability mass,
+// which the sum's early acceptance starts from.
+func binMass(d *pdist, est float64) (norm, left float64) {
+	for i, b := range d.bins {
+		if pow2(i) < 2*est {
+			norm += b
+		}
+	}
+	norm += 0.1
+	for i := 0; pow2(i) < 2*est && i < len(d.bins); i++ {
+		left += d.bins[i] / norm
+	}
+	return norm, left
+}
+
 // decide is pyss's sum over the bins, with bottlenecks B: Σ P(j ends in
 // bin t) × the largest B(t') for t' <= t, refused as soon as it exceeds
 // the threshold and accepted as soon as the mass of the bins left (each
@@ -517,17 +523,7 @@ func (ps *probState) decide(pt []float64, left float64, B []float64) bool {
 // pyss computes it (with the same early exits).
 func (ps *probState) chanceRef(c *Classic, now float64, P int, head, j *engine.Job, d *pdist) bool {
 	est := c.d(j).est
-	norm := 0.0
-	for i, b := range d.bins {
-		if pow2(i) < 2*est {
-			norm += b
-		}
-	}
-	norm += 0.1
-	left := 0.0 // probability mass of the bins not yet added
-	for i := 0; pow2(i) < 2*est && i < len(d.bins); i++ {
-		left += d.bins[i] / norm
-	}
+	norm, left := binMass(d, est)
 	pred, maxB := 0.0, 0.0
 	for i := 0; pow2(i) < 2*est; i++ {
 		var pt float64
