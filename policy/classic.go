@@ -40,6 +40,7 @@ type Classic struct {
 	wait []*engine.Job // waiting jobs in the queue order of the last pass (without idx)
 	idx  *oindex       // waiting jobs of a static order at depth 0 or 1 with backfill none or queue
 	bidx *oindex       // with idx, fcfs order: the same jobs in sjbf or reverse backfill order
+	capx *cappedIndex  // with idx, fcfs order, sjbf, estimate=epp, common=yes: the jobs in sjbf order (instead of bidx)
 	kt   *ktour        // waiting jobs of a linear dynamic order at depth 1 without backfilling
 	seq  int64         // enqueues so far (idx's tie-break: stable in queue order)
 	prof *Profile      // running jobs [start, start+pred) and reservations; Base = processors up
@@ -99,6 +100,9 @@ func NewClassic(s Spec, sel NodeSelector) *Classic {
 	}
 	if s.Order == "fcfs" && (s.Depth == 0 || s.Depth == 1) && (s.Backfill == "sjbf" || s.Backfill == "reverse") {
 		c.idx, c.bidx = newOindex(), newOindex()
+		if s.Backfill == "sjbf" && s.Estimate == "epp" && s.Common {
+			c.bidx, c.capx = nil, newCappedIndex()
+		}
 	}
 	if !staticOrder(s.Order) && s.Order != "maui" && s.Depth == 1 && s.Backfill == "none" {
 		c.kt = newKtour(c)
@@ -172,6 +176,9 @@ func (c *Classic) enqueue(j *engine.Job, now float64) {
 		c.idx.insert(j, c.orderKey(j, 0), d.seq, c.testPred(j))
 		if c.bidx != nil {
 			c.bidx.insert(j, c.backfillKey(j), int64(j.Index), c.testPred(j))
+		}
+		if c.capx != nil {
+			c.capx.insert(j, d.est)
 		}
 		return
 	}
@@ -282,6 +289,9 @@ func (c *Classic) launch(v *engine.View, p *engine.Plan, j *engine.Job, pred flo
 	}
 	if c.bidx != nil {
 		c.bidx.remove(j)
+	}
+	if c.capx != nil {
+		c.capx.remove(j)
 	}
 	if c.kt != nil {
 		c.kt.remove(j, now)
@@ -435,7 +445,7 @@ func (c *Classic) testPred(j *engine.Job) float64 {
 	if c.s.Estimate == "tail-double" {
 		return c.s.Factor * c.d(j).est
 	}
-	return c.d(j).pred
+	return c.pred(j)
 }
 
 // candidates returns the jobs of tail that fit in free processors, in
@@ -511,7 +521,7 @@ func (c *Classic) tellShadow(head *engine.Job, shadow float64) {
 // profile of running jobs (occupancy never rises with time there) and
 // returns that time and the processors left free then beyond the head's.
 func (c *Classic) shadow(now float64, head *engine.Job, from float64) (float64, int) {
-	pred := c.d(head).pred
+	pred := c.pred(head)
 	t := c.prof.EarliestFit(from, pred, head.Procs)
 	if math.IsInf(t, 1) {
 		return t, 0

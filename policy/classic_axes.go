@@ -216,7 +216,9 @@ func (h *history) ended(c *Classic, j *engine.Job, run float64) {
 	case "walltime-pct":
 		u.push(run/est, h.window)
 	}
-	h.repredict(c, h.key(j), u)
+	if c.capx == nil {
+		h.repredict(c, h.key(j), u) // with the capped index, waiting jobs' predictions follow the cap when asked
+	}
 }
 
 func (u *userHist) push(x float64, w int) {
@@ -280,7 +282,7 @@ func (h *history) enqueued(c *Classic, j *engine.Job) {
 	if u := h.users[k]; u != nil {
 		h.predict(c, j, u)
 	}
-	if c.s.Depth != DepthAll {
+	if c.s.Depth != DepthAll && c.capx == nil {
 		h.wait[k] = append(h.wait[k], j)
 	}
 }

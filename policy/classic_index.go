@@ -269,7 +269,7 @@ func (c *Classic) headPred(j *engine.Job) float64 {
 	if c.s.Estimate == "head-double" {
 		return c.s.Factor * c.d(j).est
 	}
-	return c.d(j).pred
+	return c.pred(j)
 }
 
 // scheduleIndexed is the pass of headLoop, backfill (queue order, depth
@@ -295,6 +295,10 @@ func (c *Classic) scheduleIndexed(v *engine.View, p *engine.Plan) {
 	if c.bidx != nil {
 		bx = c.bidx
 	}
+	if c.s.Depth == 0 && c.capx != nil {
+		c.cappedBackfill(v, p, nil, math.Inf(1), 0)
+		return
+	}
 	if c.s.Depth == 0 {
 		key, seq := math.Inf(-1), int64(math.MinInt64)
 		for {
@@ -318,6 +322,10 @@ func (c *Classic) scheduleIndexed(v *engine.View, p *engine.Plan) {
 	head := x.first()
 	shadow, extra := c.shadow(now, head, now)
 	c.tellShadow(head, shadow)
+	if c.capx != nil {
+		c.cappedBackfill(v, p, head, shadow, extra)
+		return
+	}
 	key, seq := x.cursor(head)
 	if bx != x {
 		key, seq = math.Inf(-1), int64(math.MinInt64)

@@ -42,6 +42,12 @@ type probState struct {
 	ver    uint64
 	gone   bool       // a running job ended since the last pass
 	refuse []probMemo // per job index
+
+	ub         []probUB  // per bin: upper bound of the bottleneck (upper)
+	qc         []probQ   // per running job (start order): its Q per bin
+	qin        []int     // qFill's scratch
+	qpre       []float64 // qFill's scratch
+	pt, lo, hi []float64 // chance's scratch, per bin
 }
 
 type probMemo struct {
@@ -242,6 +248,95 @@ func (ps *probState) removed(i int) {
 	if i < len(ps.sig) {
 		ps.sig = append(ps.sig[:i], ps.sig[i+1:]...)
 	}
+	if i < len(ps.qc) {
+		e := ps.qc[i]
+		ps.qc = append(ps.qc[:i], ps.qc[i+1:]...)
+		ps.qc = append(ps.qc, probQ{q: e.q[:0]}) // keeps its buffer
+	}
+}
+
+// probQ holds a running job's Q per bin, computed with sig.
+type probQ struct {
+	job *engine.Job
+	sig probSig
+	ru  float64   // the job's remaining request rounded up: Q(t) = 1 for t >= ru
+	q   []float64 // q[i]: Q(2^i)
+}
+
+// qAt is q for the running job at start-order position n and t = 2^i,
+// kept while the job's signature (its elapsed-time bin and its
+// histogram's version, all Q depends on but t) stays ps.sig[n], which
+// the pass has brought up to date.
+func (ps *probState) qAt(c *Classic, now float64, n int, t float64) float64 {
+	w := c.run[n]
+	for len(ps.qc) <= n {
+		ps.qc = append(ps.qc, probQ{})
+	}
+	e := &ps.qc[n]
+	if e.job != w || e.sig != ps.sig[n] {
+		e.job, e.sig, e.q = w, ps.sig[n], e.q[:0]
+	}
+	i := log2i(t)
+	if i >= len(e.q) {
+		if len(e.q) > 0 && pow2(len(e.q)-1) >= e.ru {
+			for len(e.q) <= i {
+				e.q = append(e.q, 1) // t >= ru from here on
+			}
+		} else {
+			ps.qFill(c, now, w, e, i)
+		}
+	}
+	return e.q[i]
+}
+
+// qFill appends to e.q running job w's Q for t = 2^k, k from len(e.q)
+// to upto: q's sums, in q's order, for every t from one pass over the
+// histogram. The counts below the elapsed-time bin (first) and above
+// the remaining request (last) do not depend on t; the others are added
+// in increasing key order, whole up to t + rd (a prefix: prefix sums
+// taken in that order are q's partial sums), then the next key's share.
+func (ps *probState) qFill(c *Classic, now float64, w *engine.Job, e *probQ, upto int) {
+	rd := down(now - c.d(w).pstart)
+	ru := up(c.d(w).est - rd)
+	e.ru = ru
+	upto = max(upto, log2i(ru)) // and no further: Q is 1 from t = ru on
+	d := ps.dist(w)
+	var first, last float64
+	in, pre := ps.qin[:0], ps.qpre[:0] // keys (rd, ru], in order; pre[m]: the sum of their first m counts
+	pre = append(pre, 0)
+	for i, cnt := range d.bins {
+		key := pow2(i)
+		switch {
+		case key > ru:
+			last += cnt
+		case key <= rd:
+			first += cnt
+		default:
+			in = append(in, i)
+			pre = append(pre, pre[len(pre)-1]+cnt)
+		}
+	}
+	ps.qin, ps.qpre = in, pre
+	den := d.n - first - last + 0.1
+	m := 0 // keys of in at most t + rd
+	for k := len(e.q); k <= upto; k++ {
+		t := pow2(k)
+		if t >= ru {
+			e.q = append(e.q, 1)
+			continue
+		}
+		for m < len(in) && pow2(in[m]) <= t+rd {
+			m++
+		}
+		middle := pre[m]
+		if m < len(in) {
+			key := pow2(in[m])
+			if half := math.Floor(key / 2); t+rd > half {
+				middle += d.bins[in[m]] * (t + rd - half) / half
+			}
+		}
+		e.q = append(e.q, middle/den)
+	}
 }
 
 // setK makes every row reach k processors (recomputed when next read).
@@ -253,30 +348,29 @@ func (ps *probState) setK(k int) {
 	}
 }
 
-// appended extends every current row by the job just started (last in
-// start order).
+// appended is told that j just started (last in start order). The rows
+// get its step when next read (row), not now: most are recomputed
+// before that.
 func (ps *probState) appended(c *Classic, now float64, j *engine.Job) {
 	n := len(c.run) - 1
 	ps.ver++
 	ps.sig = append(ps.sig[:n], ps.sigOf(c, now, j))
 	ps.cut = len(c.run)
-	for i := range ps.bins {
-		b := &ps.bins[i]
-		if b.n == n && !b.stale && len(b.row) == ps.k+1 {
-			b.apply(c, ps, now, n, math.Ldexp(1, i))
-		}
-	}
 }
 
 // apply adds running job n's step to the row (which has n steps).
 func (b *probBin) apply(c *Classic, ps *probState, now float64, n int, t float64) {
 	w := c.run[n]
-	step(b.row, w.Procs, ps.q(c, now, w, t), n == 0)
+	step(b.row, w.Procs, ps.qAt(c, now, n, t), n == 0)
 	b.n = n + 1
 	if b.n%ps.cp == 0 {
 		m := b.n / ps.cp
 		for len(b.cps) <= m {
-			b.cps = append(b.cps, nil)
+			if len(b.cps) < cap(b.cps) {
+				b.cps = b.cps[:len(b.cps)+1] // the buffer a longer row left there
+			} else {
+				b.cps = append(b.cps, nil)
+			}
 		}
 		b.cps[m] = append(b.cps[m][:0], b.row...)
 	}
@@ -305,22 +399,133 @@ func (ps *probState) fits(c *Classic, now float64, P int, head, j *engine.Job) b
 	return false
 }
 
-// chance is fits computed.
+// chance is fits computed: pyss's sum, decided from bounds on the
+// bottlenecks where they settle it (chanceRef is the sum itself).
+//
+// decide, the sum's loop with its two early exits, never answers true for
+// larger bottlenecks where it answers false for smaller ones: every term
+// is a product and sum of non-negative values, and rounding is monotone.
+// So if it refuses with lower bounds, it refuses with the bottlenecks
+// themselves, and if it accepts with upper bounds, it accepts with them.
+// A bin's lower bound is 0 and its upper bound probUpper's until its row
+// is computed (then both are its bottleneck); while the two disagree, the
+// row of the bin whose gap can move the sum most is computed. Rows
+// already current cost nothing and are read at once. When every row is
+// computed the bounds are the bottlenecks and decide is the sum.
 func (ps *probState) chance(c *Classic, now float64, P int, head, j *engine.Job, d *pdist) bool {
+	if probNoBounds {
+		return ps.chanceRef(c, now, P, head, j, d)
+	}
+	if probVerifyChance != nil {
+		got := ps.chanceBounded(c, now, P, head, j, d)
+		probVerifyChance(got, ps.chanceRef(c, now, P, head, j, d))
+		return got
+	}
+	return ps.chanceBounded(c, now, P, head, j, d)
+}
+
+// chanceBounded is chance from bounds (see chance).
+func (ps *probState) chanceBounded(c *Classic, now float64, P int, head, j *engine.Job, d *pdist) bool {
 	est := c.d(j).est
-	norm := 0.0
+	norm, left := binMass(d, est)
+	pt, lo, hi := ps.pt[:0], ps.lo[:0], ps.hi[:0]
+	for i := 0; pow2(i) < 2*est; i++ {
+		var p float64
+		if i < len(d.bins) {
+			p = d.bins[i] / norm
+		}
+		pt = append(pt, p)
+		lo, hi = append(lo, 0), append(hi, 1)
+	}
+	ps.pt, ps.lo, ps.hi = pt, lo, hi
+	// M[n][head] never falls as t grows (in exact arithmetic: Q never
+	// falls with t, and each step's mix never falls with Q or with the
+	// values it mixes), so a computed bin's M[n][head] bounds every
+	// lower bin's bottleneck, with the margin of upper.
+	margin := 2e-15 * float64(len(c.run)+2) * float64(ps.k+2)
+	known := func(i int) {
+		row := ps.row(c, now, i)
+		lo[i] = ps.bottleneckOf(row, P, head, j)
+		hi[i] = lo[i]
+		for k := i - 1; k >= 0 && hi[k] != lo[k]; k-- {
+			hi[k] = min(hi[k], row[head.Procs]+margin)
+		}
+	}
+	for i := range pt {
+		if ps.current(c, i) {
+			known(i)
+		} else if hi[i] != lo[i] {
+			hi[i] = min(hi[i], ps.upper(c, now, head, i))
+		}
+	}
+	for {
+		if !ps.decide(pt, left, lo) {
+			return false
+		}
+		if ps.decide(pt, left, hi) {
+			return true
+		}
+		// The bin whose gap, times the mass it can weigh on (its own
+		// and, through the running maximum, every later bin's), is
+		// largest, favouring high upper bounds (a refusal is proved by
+		// the large bottlenecks).
+		best, bw, tail := -1, -1.0, 0.0
+		for i := len(pt) - 1; i >= 0; i-- {
+			tail += pt[i]
+			if w := (hi[i] - lo[i]) * hi[i] * hi[i] * tail; hi[i] != lo[i] && w > bw {
+				best, bw = i, w
+			}
+		}
+		if best < 0 {
+			return ps.decide(pt, left, lo) // unreachable: equal bounds decide alike
+		}
+		known(best)
+	}
+}
+
+// binMass is the normaliser of the bins a job of request est may end in
+// (t < 2·est; pyss's pseudo-count 0.1 added) and their probability mass,
+// which the sum's early acceptance starts from.
+func binMass(d *pdist, est float64) (norm, left float64) {
 	for i, b := range d.bins {
-		if math.Ldexp(1, i) < 2*est {
+		if pow2(i) < 2*est {
 			norm += b
 		}
 	}
 	norm += 0.1
-	left := 0.0 // probability mass of the bins not yet added
-	for i := 0; math.Ldexp(1, i) < 2*est && i < len(d.bins); i++ {
+	for i := 0; pow2(i) < 2*est && i < len(d.bins); i++ {
 		left += d.bins[i] / norm
 	}
+	return norm, left
+}
+
+// decide is pyss's sum over the bins, with bottlenecks B: Σ P(j ends in
+// bin t) × the largest B(t') for t' <= t, refused as soon as it exceeds
+// the threshold and accepted as soon as the mass of the bins left (each
+// B at most 1) cannot carry it there (with a margin far above rounding).
+func (ps *probState) decide(pt []float64, left float64, B []float64) bool {
 	pred, maxB := 0.0, 0.0
-	for i := 0; math.Ldexp(1, i) < 2*est; i++ {
+	for i, p := range pt {
+		if pred+left*(1+1e-9)+1e-12 <= ps.threshold {
+			return true
+		}
+		left -= p
+		maxB = max(maxB, B[i])
+		pred += p * maxB
+		if pred > ps.threshold {
+			return false
+		}
+	}
+	return pred <= ps.threshold
+}
+
+// chanceRef is the sum computed with every bin's bottleneck in turn, as
+// pyss computes it (with the same early exits).
+func (ps *probState) chanceRef(c *Classic, now float64, P int, head, j *engine.Job, d *pdist) bool {
+	est := c.d(j).est
+	norm, left := binMass(d, est)
+	pred, maxB := 0.0, 0.0
+	for i := 0; pow2(i) < 2*est; i++ {
 		var pt float64
 		if i < len(d.bins) {
 			pt = d.bins[i] / norm
@@ -338,12 +543,83 @@ func (ps *probState) chance(c *Classic, now float64, P int, head, j *engine.Job,
 	return pred <= ps.threshold
 }
 
+// current: bin i's row is up to date (reading it computes nothing).
+func (ps *probState) current(c *Classic, i int) bool {
+	if i >= len(ps.bins) {
+		return false
+	}
+	b := &ps.bins[i]
+	return b.n == len(c.run) && !b.stale && len(b.row) == ps.k+1
+}
+
+// upper bounds bin i's bottleneck, for any candidate, without its row.
+// In exact arithmetic every row value M[n][c] with c >= 1 is at most
+// 1 − Π(1 − Q) over the running jobs (each step is a mix, weights 1 − Q
+// and Q, of the old value and one at most 1), and B(t) <= M[n][head] as
+// M is never negative. The computed row differs from the exact one by
+// at most 3.01 ulp(1) per step along its longest chain of dependent
+// updates (a step mixes two values, so it never enlarges an error), at
+// most N·(k+1) updates for N running jobs; the product's own rounding is
+// below (N+2) ulp(1). The margin added covers both twice over. Computed
+// values never leave [0, 1], so 1 bounds B too. Cached until the rows
+// change (ps.ver).
+func (ps *probState) upper(c *Classic, now float64, head *engine.Job, i int) float64 {
+	if head.Procs < 1 {
+		return 1
+	}
+	for len(ps.ub) <= i {
+		ps.ub = append(ps.ub, probUB{})
+	}
+	u := &ps.ub[i]
+	if u.ver == ps.ver+1 && u.k == ps.k {
+		return u.v
+	}
+	t := pow2(i)
+	prod := 1.0
+	for n := range c.run {
+		q := ps.qAt(c, now, n, t)
+		if !(q >= 0 && q <= 1) {
+			prod = 0 // no bound below 1
+			break
+		}
+		prod *= 1 - q
+	}
+	n := float64(len(c.run) + 2)
+	*u = probUB{ver: ps.ver + 1, k: ps.k, v: min(1, 1-prod+2e-15*n*float64(ps.k+2))}
+	return u.v
+}
+
+type probUB struct {
+	ver uint64 // ps.ver+1 when computed
+	k   int    // the rows' length then
+	v   float64
+}
+
+// pow2 is 2^i.
+func pow2(i int) float64 {
+	if i < len(pow2s) {
+		return pow2s[i]
+	}
+	return math.Ldexp(1, i)
+}
+
+var pow2s = func() (p [64]float64) {
+	for i := range p {
+		p[i] = math.Ldexp(1, i)
+	}
+	return
+}()
+
 // bottleneck is pyss's B(t) for t = 2^i: from M[n][c], computed over the
 // running jobs in start order (as pyss writes it: the recurrence reads
 // the same row at c − procs).
 func (ps *probState) bottleneck(c *Classic, now float64, P int, head, j *engine.Job, i int) float64 {
+	return ps.bottleneckOf(ps.row(c, now, i), P, head, j)
+}
+
+// bottleneckOf is B(t) read from t's row.
+func (ps *probState) bottleneckOf(row []float64, P int, head, j *engine.Job) float64 {
 	C := head.Procs + j.Procs
-	row := ps.row(c, now, i)
 	var b float64
 	if C <= P {
 		b = row[head.Procs] - row[C]
@@ -366,7 +642,19 @@ func (ps *probState) row(c *Classic, now float64, i int) []float64 {
 		}
 		return b.row
 	}
-	t := math.Ldexp(1, i)
+	t := pow2(i)
+	if !b.stale && len(b.row) == ps.k+1 && b.n < len(c.run) {
+		// The row holds its b.n valid steps: only the jobs started
+		// since are missing.
+		b.cps = b.cps[:min(len(b.cps), b.n/ps.cp+1)]
+		for n := b.n; n < len(c.run); n++ {
+			b.apply(c, ps, now, n, t)
+		}
+		if probVerify != nil {
+			probVerify(b.row, ps.fresh(c, now, i))
+		}
+		return b.row
+	}
 	m := min(b.n/ps.cp, len(b.cps)-1)
 	if len(b.row) != ps.k+1 || m < 0 {
 		m = 0
@@ -396,6 +684,14 @@ func (ps *probState) row(c *Classic, now float64, i int) []float64 {
 // probNoMemo (tests) turns the memo of refused candidates off.
 var probNoMemo bool
 
+// probNoBounds (tests) makes chance compute every bin's bottleneck in
+// turn, as pyss does.
+var probNoBounds bool
+
+// probVerifyChance, if set (tests), is given every decision made from
+// bounds with the decision of pyss's sum.
+var probVerifyChance func(bounded, sum bool)
+
 // probVerify, if set (tests), is given every row read with the row
 // computed afresh.
 var probVerify func(row, fresh []float64)
@@ -411,16 +707,43 @@ func (ps *probState) fresh(c *Classic, now float64, i int) []float64 {
 
 // step applies one running job (r processors, Q = q) to a row, in place
 // and in increasing c as pyss does; the first job also sets M[0] = 1.
+// Every value is pyss's arithmetic, in pyss's order (stepRef, in the
+// tests, is the loop as pyss writes it): the columns below r, then those
+// from r on, each reading the column r below it as this step left it. A
+// single processor's step is a chain through the row; the value it
+// reads is kept in a register rather than re-read from the row.
 func step(row []float64, r int, q float64, first bool) {
-	if first {
+	if first && len(row) > 0 {
 		row[0] = 1
 	}
-	for cc := 1; cc < len(row); cc++ {
-		if cc < r {
-			row[cc] += (1 - row[cc]) * q
-		} else {
-			row[cc] += (row[cc-r] - row[cc]) * q
+	if r <= 0 {
+		return // x + (x − x)·q = x: no column changes
+	}
+	n := len(row)
+	if n < 2 {
+		return
+	}
+	lo := row[1:min(r, n)]
+	for i, x := range lo {
+		lo[i] = x + (1-x)*q
+	}
+	if r >= n {
+		return
+	}
+	if r == 1 {
+		prev := row[0]
+		hi := row[1:]
+		for i, x := range hi {
+			x += (prev - x) * q
+			hi[i] = x
+			prev = x
 		}
+		return
+	}
+	src, dst := row[:n-r], row[r:]
+	for i := range dst {
+		x := dst[i]
+		dst[i] = x + (src[i]-x)*q
 	}
 }
 
@@ -437,7 +760,7 @@ func (ps *probState) q(c *Classic, now float64, w *engine.Job, t float64) float6
 	d := ps.dist(w)
 	var first, last, middle float64
 	for i, cnt := range d.bins {
-		key := math.Ldexp(1, i)
+		key := pow2(i)
 		half := math.Floor(key / 2)
 		switch {
 		case key > ru:

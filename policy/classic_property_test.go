@@ -235,3 +235,63 @@ func TestPropertyProbabilisticRowsIncremental(t *testing.T) {
 		}
 	})
 }
+
+// TestPropertyCappedEqualsList: EASY++ with one history for all users
+// (estimate=epp, common=yes, sjbf backfilling, depth 0 or 1), whose
+// waiting jobs' predictions follow the system's cap when asked and are
+// read from the capped index, makes exactly the decisions of the list
+// re-predicted at every end and sorted at every pass, with jobs large
+// enough to make the index's Fenwick tree grow.
+func TestPropertyCappedEqualsList(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		s, _ := policy.ParseSpec("easy-plus-plus-common")
+		s.Depth = rapid.IntRange(0, 1).Draw(t, "depth")
+		s.Consult = rapid.SampledFrom([]string{"settled", "pyss"}).Draw(t, "consult")
+		kind := estimateKind(rapid.IntRange(0, 2).Draw(t, "estimates"))
+		o := engine.Overrun(rapid.IntRange(0, 1).Draw(t, "overrun"))
+		p, jobs := genCase(t, kind)
+		for i := range jobs {
+			jobs[i].Own()
+			jobs[i].User = rapid.IntRange(0, 3).Draw(t, "user")
+		}
+		a := simulate(t, p, jobs, policy.NewClassic(s, policy.FirstFit{}), o)
+		b := simulate(t, p, jobs, policy.NewClassicListed(s, policy.FirstFit{}), o)
+		if j, k := firstDifference(a, b); j != nil {
+			t.Fatalf("%s: job %d starts at %g on %s with the capped index, at %g on %s with the list", s, j.ID, j.Start, j.Alloc, k.Start, k.Alloc)
+		}
+	})
+}
+
+// TestPropertyProbabilisticBoundsEqualSum: probabilistic backfilling's
+// decisions from bounds on the bottlenecks (rows computed only where the
+// bounds leave the answer open) are pyss's sum's, candidate by candidate,
+// and the schedule is the one of the sum computed bin after bin.
+func TestPropertyProbabilisticBoundsEqualSum(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		s, _ := policy.ParseSpec("easy-probabilistic")
+		s.Common = rapid.Bool().Draw(t, "common")
+		s.Consult = rapid.SampledFrom([]string{"settled", "pyss"}).Draw(t, "consult")
+		s.Threshold = rapid.SampledFrom([]float64{0, 0.01, 0.05, 0.2, 0.5, 1}).Draw(t, "threshold")
+		kind := estimateKind(rapid.IntRange(0, 2).Draw(t, "estimates"))
+		p, jobs := genCase(t, kind)
+		for i := range jobs {
+			jobs[i].Own()
+			jobs[i].User = rapid.IntRange(0, 3).Draw(t, "user")
+		}
+		decisions := 0
+		policy.VerifyProbChance(func(bounded, sum bool) {
+			decisions++
+			if bounded != sum {
+				t.Fatalf("%s: decision %d from bounds %v, pyss's sum %v", s, decisions, bounded, sum)
+			}
+		})
+		a := simulate(t, p, jobs, policy.NewClassic(s, policy.FirstFit{}), engine.OverrunKill)
+		policy.VerifyProbChance(nil)
+		policy.SetProbBounds(false)
+		defer policy.SetProbBounds(true)
+		b := simulate(t, p, jobs, policy.NewClassic(s, policy.FirstFit{}), engine.OverrunKill)
+		if j, k := firstDifference(a, b); j != nil {
+			t.Fatalf("%s: job %d starts at %g on %s with bounds, at %g on %s with the sum", s, j.ID, j.Start, j.Alloc, k.Start, k.Alloc)
+		}
+	})
+}

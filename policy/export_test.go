@@ -5,7 +5,7 @@ package policy
 // the same decisions).
 func NewClassicListed(s Spec, sel NodeSelector) *Classic {
 	c := NewClassic(s, sel)
-	c.idx, c.kt = nil, nil
+	c.idx, c.kt, c.capx = nil, nil, nil
 	return c
 }
 
@@ -16,3 +16,11 @@ func VerifyProbRows(f func(row, fresh []float64)) { probVerify = f }
 // SetProbMemo turns probabilistic backfilling's memo of refused
 // candidates on or off.
 func SetProbMemo(on bool) { probNoMemo = !on }
+
+// SetProbBounds turns probabilistic backfilling's bounds on the
+// bottlenecks on or off (off: every bin's row computed in turn).
+func SetProbBounds(on bool) { probNoBounds = !on }
+
+// VerifyProbChance hands every decision probabilistic backfilling makes
+// from bounds, with the decision of pyss's sum, to f (nil: stop).
+func VerifyProbChance(f func(bounded, sum bool)) { probVerifyChance = f }
