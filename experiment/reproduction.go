@@ -5,6 +5,7 @@ import (
 	"math"
 	"path"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -371,7 +372,18 @@ func claimClass(outs []Outcome) string {
 // Summary is the seed's verdict summary for the top of its doc (at most
 // a screen): claim, paper, ours, verdict per reading. tables is the
 // tables' folder relative to the doc.
-func (rt ReproTable) Summary(tables string) string {
+func (rt ReproTable) Summary(tables string) string { return rt.summary(tables, nil, "") }
+
+// SummaryWith is Summary of a paper-scale table with the claims of the
+// seed's experiments that only the quick table holds (quick, whose folder
+// relative to the doc is quickTables): they follow the paper-scale ones,
+// each verdict marked "(quick scale)", outside the tally, and a line names
+// those experiments. With a nil quick it is Summary.
+func (rt ReproTable) SummaryWith(tables string, quick *ReproTable, quickTables string) string {
+	return rt.summary(tables, quick, quickTables)
+}
+
+func (rt ReproTable) summary(tables string, quick *ReproTable, quickTables string) string {
 	var b strings.Builder
 	runs := rt.runs()
 	fmt.Fprintf(&b, "**What our runs say, claim by claim** (%s scale: %d %s, %s runs; every point, test and note in [the reproduction table](%s/reproduction-seed%s.md); the rules and the sign convention, relative effect = (subject − base) / |base|, in [the reproduction README](%s)). %s\n",
@@ -379,20 +391,53 @@ func (rt ReproTable) Summary(tables string) string {
 	if rt.Scale != "paper" {
 		b.WriteString("\n*These are the reduced-scale (" + scaleName(rt.Scale) + ") verdicts: the paper-scale aggregates of this seed are not committed yet.*\n")
 	}
+	claims := rt.Claims
+	if extra, names := rt.quickOnly(quick); len(extra) > 0 {
+		fmt.Fprintf(&b, "\n*Not yet run at the paper scale: %s. Their %d %s follow, with the reduced-scale (quick) verdicts of [the quick table](%s/reproduction-seed%s.md), marked \"(quick scale)\" and not counted above.*\n",
+			strings.Join(names, ", "), len(extra), plural(len(extra), "claim", "claims"), quickTables, rt.Seed)
+		claims = append(slices.Clone(claims), extra...)
+	}
 	head := "\n| where | claim | paper | ours | verdict |\n| --- | --- | --- | --- | --- |\n"
 	b.WriteString(head)
-	for i, r := range rt.Claims {
-		if i == SummaryRows && len(rt.Claims) > SummaryRows {
+	for i, r := range claims {
+		if i == SummaryRows && len(claims) > SummaryRows {
 			// At most a screen: the rest folded.
-			fmt.Fprintf(&b, "\n<details><summary>%d more claims</summary>\n%s", len(rt.Claims)-SummaryRows, head)
+			fmt.Fprintf(&b, "\n<details><summary>%d more claims</summary>\n%s", len(claims)-SummaryRows, head)
 		}
 		c := r.Claim
 		fmt.Fprintf(&b, "| %s |\n", strings.Join([]string{mdCell(c.Source), mdCell(r.label()), mdCell(orDefault(c.Paper, "–")), mdCell(r.effects()), mdCell(r.Verdict)}, " | "))
 	}
-	if len(rt.Claims) > SummaryRows {
+	if len(claims) > SummaryRows {
 		b.WriteString("\n</details>\n")
 	}
 	return b.String()
+}
+
+// quickOnly are the claims of quick's experiments that rt (a paper-scale
+// table) does not hold, their verdicts marked "(quick scale)", and the
+// names of those experiments.
+func (rt ReproTable) quickOnly(quick *ReproTable) ([]ClaimResult, []string) {
+	if quick == nil {
+		return nil, nil
+	}
+	have := map[string]bool{}
+	for _, e := range rt.Experiments {
+		have[e.Spec.Name] = true
+	}
+	var out []ClaimResult
+	var names []string
+	for i, r := range quick.Claims {
+		name := quick.claimExp[i]
+		if have[name] {
+			continue
+		}
+		if !slices.Contains(names, name) {
+			names = append(names, name)
+		}
+		r.Verdict += " (quick scale)"
+		out = append(out, r)
+	}
+	return out, names
 }
 
 // SummaryRows is the number of claims a seed doc's summary shows before

@@ -208,6 +208,7 @@ var SeedDocs = map[string]string{
 func Regenerate(docs string) (map[string][]byte, error) {
 	out := map[string][]byte{}
 	tables := map[string]ReproTable{}
+	quick := map[string]ReproTable{}
 	where := map[string]string{}
 	for _, scale := range []string{"quick", "paper"} {
 		dir := filepath.Join(docs, "reproduction", scale)
@@ -224,6 +225,9 @@ func Regenerate(docs string) (map[string][]byte, error) {
 		for _, rt := range rts {
 			tables[rt.Seed] = rt // paper, read last, wins
 			where[rt.Seed] = "reproduction/" + scale
+			if scale == "quick" {
+				quick[rt.Seed] = rt
+			}
 		}
 	}
 	for _, seed := range sortedKeys(SeedDocs) {
@@ -235,6 +239,11 @@ func Regenerate(docs string) (map[string][]byte, error) {
 		summary := fmt.Sprintf("*No reproduction table of seed %s is committed yet: run its experiments (`gridsched reproduce --seed %s`), then `gridsched verdicts export` (docs/reproduction/README.md).*\n", seed, seed)
 		if rt, ok := tables[seed]; ok {
 			summary = rt.Summary(where[seed])
+			if q, ok := quick[seed]; ok && where[seed] != "reproduction/quick" {
+				// Experiments not yet run at the paper scale keep their
+				// quick verdicts in the summary, marked.
+				summary = rt.SummaryWith(where[seed], &q, "reproduction/quick")
+			}
 		}
 		b, err := WithSummary(doc, seed, summary)
 		if err != nil {
