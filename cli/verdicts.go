@@ -374,7 +374,7 @@ func newVerdictsVerifyCmd() *cobra.Command {
 verdicts export' would write, and compare them with the committed file
 (DOCS/reproduction/SCALE/data/NAME.csv), all but its date line: a match
 shows that the committed numbers (and so the tables and seed summaries made
-from them) come from these runs. The store's digest (a SHA-256 of its runs'
+from them) come from these runs. The store's digest (the first 128 bits of a SHA-256 of its runs'
 keys, metrics and code identities) is printed; files exported since it was
 recorded carry it in their header ("# store: ..."). Nothing is written; the
 command fails on the first store whose aggregates differ or are missing.`,

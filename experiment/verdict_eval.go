@@ -1040,7 +1040,7 @@ func evalTrend(s *Spec, c *Claim, configs []DataConfig, metric string, data Data
 		}
 		span := shortName(sr.first) + "→" + shortName(sr.last)
 		if c.Trend == "flat" {
-			span += " (the largest change from " + shortName(sr.first) + ")"
+			span += " (the first change beyond the floor, from " + shortName(sr.first) + ")"
 		}
 		line := fmt.Sprintf("%s%s: %s: %s → %s, %s (%s): %s", sr.name, mark, span, num(sr.d.b), num(sr.d.a), pctCI(sr.d), sr.d.test(), trendState(c.Trend, sr))
 		if len(sr.context) > 0 {

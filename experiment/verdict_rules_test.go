@@ -189,7 +189,7 @@ func TestFlatOverTheWholeRange(t *testing.T) {
 		if o.Class != tc.want {
 			t.Errorf("middle ×%g: %s (%s; %v), want %s", tc.mid, o.Class, o.Ours, o.Details, tc.want)
 		}
-		if tc.want == Disagrees && !strings.Contains(o.Details[0], "5→25 (the largest change from 5)") {
+		if tc.want == Disagrees && !strings.Contains(o.Details[0], "5→25 (the first change beyond the floor, from 5)") {
 			t.Errorf("the deciding point is not shown: %v", o.Details)
 		}
 	}
