@@ -265,14 +265,8 @@ notes and claims can change without re-running).`,
   gridsched verdicts export results/s002`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			stores, err := findStores(args)
-			if err != nil {
+			if err := forEachStore(args, func(path string) error { return exportOne(cmd, path, docs, out) }); err != nil {
 				return err
-			}
-			for _, path := range stores {
-				if err := exportOne(cmd, path, docs, out); err != nil {
-					return err
-				}
 			}
 			if out != "" {
 				return nil
@@ -322,26 +316,17 @@ func isFile(p string) bool {
 
 // exportOne writes one store's aggregates.
 func exportOne(cmd *cobra.Command, path, docs, out string) error {
-	st, err := experiment.OpenExisting(path)
+	st, spec, scale, err := openBuiltinStore(path, "export")
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	stored, err := st.StoredSpec()
-	if err != nil {
-		return err
-	}
-	spec, err := experiment.LoadBuiltin(stored.Name, st.Label)
-	if err != nil {
-		return fmt.Errorf("%s: %w (verdicts export reads the built-in experiments' claims)", path, err)
-	}
 	if !experiment.InDocTable(spec.Name) && (experiment.SeedOf(spec) == "" || len(spec.Claims) == 0 && len(spec.References) == 0) {
 		fmt.Fprintf(cmd.OutOrStdout(), "skipped %s: no claims or paper numbers of a seed\n", spec.Name)
 		return nil
 	}
 	dir := out
 	if dir == "" {
-		scale := experiment.ScaleLabel(spec.Name, st.Label)
 		if scale != "quick" && scale != "paper" {
 			return fmt.Errorf("%s: label %q: the committed tables are at the quick or paper label (give --out for others)", path, st.Label)
 		}
@@ -382,38 +367,57 @@ command fails on the first store whose aggregates differ or are missing.`,
   gridsched verdicts verify results/s002`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			stores, err := findStores(args)
-			if err != nil {
-				return err
-			}
-			for _, path := range stores {
-				if err := verifyOne(cmd, path, docs); err != nil {
-					return err
-				}
-			}
-			return nil
+			return forEachStore(args, func(path string) error { return verifyOne(cmd, path, docs) })
 		},
 	}
 	cmd.Flags().StringVar(&docs, "docs", "docs", "the docs folder")
 	return cmd
 }
 
-// verifyOne compares the aggregates of one store with the committed file.
-func verifyOne(cmd *cobra.Command, path, docs string) error {
+// openBuiltinStore opens a store of a built-in experiment with the
+// catalogue's spec at the store's scale (ScaleLabel: the default scale of
+// an experiment without a paper label is its paper scale); what names the
+// command in errors.
+func openBuiltinStore(path, what string) (*experiment.Store, *experiment.Spec, string, error) {
 	st, err := experiment.OpenExisting(path)
 	if err != nil {
-		return err
+		return nil, nil, "", err
 	}
-	defer st.Close()
 	stored, err := st.StoredSpec()
 	if err != nil {
-		return err
+		st.Close()
+		return nil, nil, "", err
 	}
 	scale := experiment.ScaleLabel(stored.Name, st.Label)
 	spec, err := experiment.LoadBuiltinScale(stored.Name, scale)
 	if err != nil {
-		return fmt.Errorf("%s: %w (verdicts verify reads the built-in experiments' claims)", path, err)
+		st.Close()
+		return nil, nil, "", fmt.Errorf("%s: %w (verdicts %s reads the built-in experiments' claims)", path, err, what)
 	}
+	return st, spec, scale, nil
+}
+
+// forEachStore runs fn on every store the arguments name (findStores).
+func forEachStore(args []string, fn func(path string) error) error {
+	stores, err := findStores(args)
+	if err != nil {
+		return err
+	}
+	for _, path := range stores {
+		if err := fn(path); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// verifyOne compares the aggregates of one store with the committed file.
+func verifyOne(cmd *cobra.Command, path, docs string) error {
+	st, spec, scale, err := openBuiltinStore(path, "verify")
+	if err != nil {
+		return err
+	}
+	defer st.Close()
 	tmp, err := os.MkdirTemp("", "gridsched-verify-")
 	if err != nil {
 		return err
