@@ -2,6 +2,8 @@ package policy
 
 import (
 	"math"
+	"math/bits"
+	"slices"
 
 	"github.com/gridsched/gridsched/engine"
 )
@@ -21,7 +23,9 @@ import (
 // schedule is then rebuilt from scratch in arrival order.
 type Conservative struct {
 	sel  NodeSelector
-	q    queue // waiting jobs in arrival order
+	q    queue  // waiting jobs in arrival order, and started ones not yet dropped (inQ)
+	inQ  []bool // per job index: waiting (an entry of q that is not is dropped later)
+	dead int    // entries of q not waiting
 	run  runningSet[*resProfile]
 	res  []float64 // reservation start per job index; NaN = not placed; +Inf = cannot fit now
 	due  resHeap   // placed reservations by start time
@@ -47,6 +51,37 @@ type Conservative struct {
 	mq      []uint64 // rises of this pass's window with decreasing bounds (maxSince)
 	mqHead  int
 	lastQ   uint64
+	sufB    []float64 // sufB[i]: latest end of rises[i:] at the pass's start
+
+	// Questions a failure answers (issue 30). While no job moves, the
+	// profile is fixed; a job of at most j's processors and estimate,
+	// with a reservation no later than j's, found no slot in [now, to):
+	// neither has j there (a window of j's there holds one of the
+	// other's, cut at a reservation no later), so j's search starts at
+	// to. One failure is kept per class of fitClass, valid while moves is
+	// unchanged.
+	fails []failure
+	moves uint64
+	newB  float64 // latest end of the rises logged during the pass
+
+	// Lower bounds on the earliest fit (issue 30, target 1). While no
+	// rise is logged and the schedule is not rebuilt, free processors at
+	// every time from now on only fall (see rises above), so the
+	// earliest fit of a (processors, duration) pair only moves later, and
+	// a pair never fits earlier than a pair it dominates in both. A job's
+	// search therefore starts at the earliest fit of its class's corner
+	// (the largest pair of the form m·2^e, m in 4..7, below it in both),
+	// and the corner's own search starts where it ended last time. The
+	// bounds hold for one generation (rises logged plus rebuilds) and are
+	// dropped when it changes; a place in a generation whose first place
+	// it is searches plainly, so a profile that rises between arrivals
+	// (estimates above the runtime) does not pay for corners it cannot
+	// keep. TestConservativeLargeEqualsAsking (its exact-estimate seeds) and
+	// TestPropertyConservativeSkipEqualsAsking check the schedules against
+	// the oracle; TestPropertyFitClass the classes.
+	lb       []bound // per class; an entry holds if stamped with lbGen
+	lbGen    uint64
+	rebuilds uint64
 
 	// OnReserve, if set, is called for every reservation made or moved
 	// (for tests and traces).
@@ -77,11 +112,11 @@ func (c *Conservative) resOf(j *engine.Job) *float64 {
 func (c *Conservative) Notify(v *engine.View, n engine.Notice) {
 	switch n.Kind {
 	case engine.NoticeSubmitted:
-		c.q = c.q.insert(n.Job)
+		c.enqueue(n.Job)
 		c.todo = append(c.todo, n.Job)
 	case engine.NoticeRequeued:
 		c.run.stopped(n.Job)
-		c.q = c.q.insert(n.Job)
+		c.enqueue(n.Job)
 		c.rebuild = true
 	case engine.NoticeEnded:
 		if k := c.run.stopped(n.Job); v.Now() < k {
@@ -96,8 +131,41 @@ func (c *Conservative) Notify(v *engine.View, n engine.Notice) {
 	}
 }
 
+// enqueue adds j to the waiting jobs (a requeued job whose entry is
+// still in q gets it back).
+func (c *Conservative) enqueue(j *engine.Job) {
+	if int(j.Index) >= len(c.inQ) {
+		c.inQ = growTo(c.inQ, int(j.Index)+1, false)
+	}
+	if c.inQ[j.Index] {
+		return
+	}
+	c.inQ[j.Index] = true
+	n := len(c.q)
+	if n > 0 && c.q[n-1].Index >= j.Index {
+		if _, ok := slices.BinarySearchFunc(c.q, j.Index, func(a *engine.Job, idx int32) int { return int(a.Index - idx) }); ok {
+			c.dead-- // its entry is still there
+			return
+		}
+	}
+	c.q = c.q.insert(j)
+}
+
+// dequeue drops j from the waiting jobs. Its entry stays in q (every
+// loop over q skips a job without a reservation) until half of q's
+// entries are such, then q is compacted: removing from the middle of an
+// overloaded queue at every start cost O(queue) per job (issue 30).
+func (c *Conservative) dequeue(j *engine.Job) {
+	c.inQ[j.Index] = false
+	c.dead++
+	if 2*c.dead > len(c.q) {
+		c.q = slices.DeleteFunc(c.q, func(k *engine.Job) bool { return !c.inQ[k.Index] })
+		c.dead = 0
+	}
+}
+
 func (c *Conservative) place(now float64, j *engine.Job) {
-	t := c.run.prof.EarliestFit(now, j.Est, j.Procs)
+	t := c.earliest(now, j)
 	*c.resOf(j) = t
 	*c.checkedOf(j) = c.nRises
 	if c.OnReserve != nil {
@@ -108,6 +176,70 @@ func (c *Conservative) place(now float64, j *engine.Job) {
 		c.due.set(j, t)
 	}
 }
+
+// earliest is the profile's EarliestFit(now, j.Est, j.Procs), started at
+// the bound of j's class when one holds.
+func (c *Conservative) earliest(now float64, j *engine.Job) float64 {
+	prof := c.run.prof
+	if g := c.nRises + c.rebuilds + 1; g != c.lbGen {
+		c.lbGen = g // drops every bound (stamped with an older generation)
+		return prof.EarliestFit(now, j.Est, j.Procs)
+	}
+	k, P, D, ok := fitClass(j.Procs, j.Est)
+	if !ok {
+		return prof.EarliestFit(now, j.Est, j.Procs)
+	}
+	from := now
+	// Its own bound and those of the corners just below it in either
+	// dimension (each dominated by this corner).
+	for _, i := range [3]int{k, k - fitDC, k - 1} {
+		if i >= 0 && i < len(c.lb) && c.lb[i].gen == c.lbGen {
+			from = max(from, c.lb[i].t)
+		}
+	}
+	cb := prof.EarliestFit(from, D, P)
+	if k >= len(c.lb) {
+		c.lb = growTo(c.lb, k+1, bound{})
+	}
+	c.lb[k] = bound{t: cb, gen: c.lbGen}
+	if math.IsInf(cb, 1) {
+		return cb // the corner never fits, so neither does j
+	}
+	return prof.EarliestFit(max(now, cb), j.Est, j.Procs)
+}
+
+type bound struct {
+	t   float64
+	gen uint64
+}
+
+// fitClass is the class of a (processors, duration) pair, an index below
+// fitPC·fitDC, and its corner (P, D) <= (procs, dur): below 8 processors
+// P = procs, above P = m·2^e with m in 8..15 the largest such at most
+// procs; D likewise for the duration, which must be at least 1 and below
+// 2^63 (the float's exponent and three leading bits of its mantissa).
+func fitClass(procs int, dur float64) (k, P int, D float64, ok bool) {
+	if procs < 1 || procs >= 1<<31 || !(dur >= 1) || dur >= 1<<63 {
+		return 0, 0, 0, false
+	}
+	pc := procs
+	P = procs
+	if procs >= 8 {
+		e := bits.Len(uint(procs)) - 4
+		m := procs >> e
+		P = m << e
+		pc = 8 + e*8 + (m - 8)
+	}
+	b := math.Float64bits(dur)
+	ex := int(b>>52&0x7ff) - 1022 // dur = f·2^ex, f in [0.5, 1): 1..63
+	m := 8 + int(b>>49&7)         // the leading four bits of f·16
+	D = math.Float64frombits(b &^ (1<<49 - 1))
+	return pc*fitDC + ex*8 + (m - 8), P, D, true
+}
+
+// fitDC is the number of duration classes of fitClass (8 per octave, 64
+// octaves).
+const fitDC = 8 * 64
 
 func (c *Conservative) unplace(j *engine.Job) {
 	r := c.resOf(j)
@@ -129,6 +261,7 @@ func (c *Conservative) Schedule(v *engine.View, p *engine.Plan) {
 			c.rises, c.mq, c.mqHead = c.rises[:0], c.mq[:0], 0
 			c.todo = append(c.todo[:0], c.q...)
 			c.rebuild, c.compress = false, false
+			c.rebuilds++
 		}
 		if c.compress {
 			c.compress = false
@@ -171,6 +304,20 @@ func (c *Conservative) compressQueue(now float64) {
 		}
 		c.pushMax(start - uint64(len(c.rises)) + uint64(i) + 1)
 	}
+	// The latest end of the rises logged since each one (sufB), and of
+	// those logged during this pass (newB): a new slot starts before the
+	// end of a rise (below).
+	c.sufB = c.sufB[:0]
+	for i := len(c.rises) - 1; i >= 0; i-- {
+		b := c.rises[i].b
+		if n := len(c.sufB); n > 0 {
+			b = max(b, c.sufB[n-1])
+		}
+		c.sufB = append(c.sufB, b)
+	}
+	slices.Reverse(c.sufB)
+	c.newB = math.Inf(-1)
+	c.moves++
 	for _, j := range c.q {
 		r := *c.resOf(j)
 		if math.IsNaN(r) || r <= now {
@@ -181,11 +328,32 @@ func (c *Conservative) compressQueue(now float64) {
 			*chk = c.nRises
 			continue // nothing rose where it could fit
 		}
-		t := c.run.prof.EarliestFitBefore(now, j.Est, j.Procs, r)
+		// The slot it may now have holds a point that rose since, so it
+		// starts before that rise's end: the search stops there rather
+		// than at its reservation (issue 30; same answer).
+		to := min(r, c.endSince(*chk))
+		from := now
+		k, _, _, classed := fitClass(j.Procs, j.Est)
+		if classed && k < len(c.fails) {
+			if f := &c.fails[k]; f.gen == c.moves && f.procs <= j.Procs && f.est <= j.Est && f.r <= r {
+				from = max(from, f.to)
+			}
+		}
+		t := math.Inf(1)
+		if from < to {
+			t = c.run.prof.EarliestFitIn(from, to, j.Est, j.Procs, r)
+		}
 		if math.IsInf(t, 1) {
 			*chk = c.nRises
+			if classed {
+				if k >= len(c.fails) {
+					c.fails = growTo(c.fails, k+1, failure{})
+				}
+				c.fails[k] = failure{procs: j.Procs, est: j.Est, r: r, to: to, gen: c.moves}
+			}
 			continue // no earlier slot
 		}
+		c.moves++
 		c.unplace(j)
 		c.run.prof.Reserve(t, t+j.Est, j.Procs)
 		*c.resOf(j) = t
@@ -217,10 +385,32 @@ type rise struct {
 
 func (c *Conservative) logRise(a, b float64, bound int) {
 	c.rises = append(c.rises, rise{a: a, b: b, max: bound})
+	c.newB = max(c.newB, b)
 	c.nRises++
 	if bound >= 0 {
 		c.pushMax(c.nRises)
 	}
+}
+
+type failure struct {
+	procs      int
+	est, r, to float64
+	gen        uint64
+}
+
+// endSince is the latest end of the rises logged after the first checked
+// (+Inf if some of them are no longer in the log), during a compression
+// pass.
+func (c *Conservative) endSince(checked uint64) float64 {
+	first := c.nRises - uint64(len(c.rises))
+	if checked < first {
+		return math.Inf(1)
+	}
+	b := c.newB
+	if i := checked - first; i < uint64(len(c.sufB)) {
+		b = max(b, c.sufB[i])
+	}
+	return b
 }
 
 func (c *Conservative) checkedOf(j *engine.Job) *uint64 {
@@ -323,7 +513,7 @@ func (c *Conservative) startDue(v *engine.View, p *engine.Plan) bool {
 		*c.resOf(j) = math.NaN()
 		c.run.prof.Base = v.FreePEs()
 		c.run.started(j)
-		c.q = c.q.remove(j)
+		c.dequeue(j)
 	}
 	return true
 }

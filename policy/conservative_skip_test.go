@@ -197,3 +197,52 @@ func TestConservativeLargeEqualsAsking(t *testing.T) {
 		}
 	}
 }
+
+// TestPropertyFitClass: the classes of conservative backfilling's bounds
+// (issue 30). A pair's corner is at most the pair and in the pair's own
+// class; a larger pair never has a smaller class in either dimension; and
+// the two classes the bounds read beside a pair's own (one lower in
+// processors, one lower in duration) hold only pairs the corner dominates.
+func TestPropertyFitClass(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		p := rapid.IntRange(1, 1<<20).Draw(t, "procs")
+		d := rapid.Float64Range(1, 1e9).Draw(t, "dur")
+		k, P, D, ok := policy.FitClass(p, d)
+		if !ok {
+			t.Fatalf("(%d, %g) has no class", p, d)
+		}
+		if P > p || D > d || P < 1 || D < 1 || 2*P <= p || 2*D <= d {
+			t.Fatalf("(%d, %g): corner (%d, %g) not the class's below it", p, d, P, D)
+		}
+		if k2, P2, D2, _ := policy.FitClass(P, D); k2 != k || P2 != P || D2 != D {
+			t.Fatalf("(%d, %g): corner (%d, %g) in class %d, the pair in %d", p, d, P, D, k2, k)
+		}
+		p2 := p + rapid.IntRange(0, 1<<20).Draw(t, "more-procs")
+		d2 := d * rapid.Float64Range(1, 100).Draw(t, "more-dur")
+		k2, _, _, _ := policy.FitClass(p2, d2)
+		if k2/policy.FitDC < k/policy.FitDC || k2%policy.FitDC < k%policy.FitDC {
+			t.Fatalf("(%d, %g) in class %d, the larger (%d, %g) in %d", p, d, k, p2, d2, k2)
+		}
+		// The corner of a class one lower in processors or in duration
+		// (whose bound the search reads) is dominated by this corner.
+		q := max(1, P-rapid.IntRange(0, 3).Draw(t, "fewer-procs"))
+		e := max(1, D*rapid.Float64Range(0.8, 1).Draw(t, "shorter"))
+		if kq, Q, E, _ := policy.FitClass(q, e); kq == k-policy.FitDC || kq == k-1 {
+			if Q > P || E > D {
+				t.Fatalf("class %d's corner (%d, %g) beside class %d's (%d, %g), not dominated", kq, Q, E, k, P, D)
+			}
+		}
+	})
+	for _, c := range []struct {
+		p  int
+		d  float64
+		ok bool
+		P  int
+		D  float64
+	}{{7, 1, true, 7, 1}, {15, 3.5, true, 15, 3.5}, {17, 17, true, 16, 16}, {19, 19.5, true, 18, 18}, {1000, 1000, true, 960, 960}, {1, 0.5, false, 0, 0}, {0, 5, false, 0, 0}} {
+		_, P, D, ok := policy.FitClass(c.p, c.d)
+		if ok != c.ok || P != c.P || D != c.D {
+			t.Errorf("FitClass(%d, %g) = corner (%d, %g) %v, want (%d, %g) %v", c.p, c.d, P, D, ok, c.P, c.D, c.ok)
+		}
+	}
+}

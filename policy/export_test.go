@@ -24,3 +24,9 @@ func SetProbBounds(on bool) { probNoBounds = !on }
 // VerifyProbChance hands every decision probabilistic backfilling makes
 // from bounds, with the decision of pyss's sum, to f (nil: stop).
 func VerifyProbChance(f func(bounded, sum bool)) { probVerifyChance = f }
+
+// FitClass is fitClass.
+func FitClass(procs int, dur float64) (k, P int, D float64, ok bool) { return fitClass(procs, dur) }
+
+// FitDC is fitDC.
+const FitDC = fitDC

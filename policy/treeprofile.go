@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"cmp"
 	"math"
 	"slices"
 )
@@ -606,9 +607,98 @@ func (p *treeProfile) EarliestFitIn(from, to, dur float64, need int, limit float
 			t = p.at(&q)
 		}
 		end := min(t+dur, limit)
-		if !p.seek(&q, need, true, end) {
+		if !p.lastBelow(&q, need, end) {
 			return t
 		}
-		t, ok = p.at(&q), false // free drops below need here
+		// Free is below need at the last point of t's window where it is:
+		// every start from t up to that point holds it in its window, so
+		// the next candidate comes after it (issue 30: one step over
+		// every hole inside the window instead of one per hole).
+		p.at(&q)
+		ok = false
 	}
+}
+
+// lastBelow moves the cursor to the last point at or after it and before
+// end whose running sum is below need, and reports whether there is one
+// (the cursor is left as it was if not).
+func (p *treeProfile) lastBelow(q *cursor, need int, end float64) bool {
+	if q.c >= len(p.ch) || p.ch[q.c].p[q.i].t >= end {
+		return false
+	}
+	e := q.c // the chunk of the last point before end
+	if q.c+1 < len(p.ch) && p.first[q.c+1] < end {
+		e = p.chunkBefore(end)
+		// Chunk e from its last point before end back.
+		acc := p.offset(e)
+		ch := &p.ch[e]
+		if acc+ch.lo < need {
+			for i := before(ch.p, end) - 1; i >= 0; i-- {
+				if acc+ch.p[i].s < need {
+					*q = cursor{c: e, i: i, acc: acc}
+					return true
+				}
+			}
+		}
+		// Whole chunks q.c+1 .. e-1, last first, through the segment tree.
+		if e > q.c+1 {
+			if c, acc := p.lastHolding(1, 0, p.size, q.c+1, e, 0, need); c >= 0 {
+				ps := p.ch[c].p
+				for i := len(ps) - 1; i >= 0; i-- {
+					if acc+ps[i].s < need {
+						*q = cursor{c: c, i: i, acc: acc}
+						return true
+					}
+				}
+				panic("policy: treeProfile segment tree out of step with its chunks")
+			}
+		}
+	}
+	// q's chunk from its last point before end back to q.
+	ch := &p.ch[q.c]
+	if q.acc+ch.lo >= need {
+		return false
+	}
+	last := len(ch.p) - 1
+	if e == q.c {
+		last = before(ch.p, end) - 1
+	}
+	for i := last; i >= q.i; i-- {
+		if q.acc+ch.p[i].s < need {
+			q.i = i
+			return true
+		}
+	}
+	return false
+}
+
+// chunkBefore is the last chunk whose first point is before x, or -1.
+func (p *treeProfile) chunkBefore(x float64) int {
+	i, _ := slices.BinarySearch(p.first, x)
+	return i - 1
+}
+
+// before is the number of points of ps before x.
+func before(ps []fpoint, x float64) int {
+	i, _ := slices.BinarySearchFunc(ps, x, func(q fpoint, x float64) int { return cmp.Compare(q.t, x) })
+	return i
+}
+
+// lastHolding is the last chunk in [l, r) within node k (covering chunks
+// [lo, hi), acc the sum of the deltas before lo) holding a point whose
+// running sum is below need, and the sum of the deltas before it; -1 if
+// none.
+func (p *treeProfile) lastHolding(k, lo, hi, l, r, acc, need int) (int, int) {
+	n := &p.seg[k]
+	if r <= lo || hi <= l || n.lo > n.hi || (l <= lo && hi <= r && acc+n.lo >= need) {
+		return -1, 0
+	}
+	if hi-lo == 1 {
+		return lo, acc
+	}
+	m := (lo + hi) / 2
+	if c, a := p.lastHolding(2*k+1, m, hi, l, r, acc+p.seg[2*k].sum, need); c >= 0 {
+		return c, a
+	}
+	return p.lastHolding(2*k, lo, m, l, r, acc, need)
 }

@@ -45,40 +45,91 @@ var goldenOutputs = map[string]string{
 	"CEA-Curie/conservative/series.csv":   "1c1b49cd47a711d70bcb530fc77e35c2927280701ac0e94f94bc0f3eb6e8e37e",
 }
 
+// goldenOverloaded are the SHA-256 sums of what conservative backfilling
+// writes on overloaded workloads, computed with the code before issue 30's
+// bounds on the earliest fit, its search that jumps over the holes inside
+// a window and its compression that stops at the end of the rises (commit
+// bde91c1): CEA-Curie's first 30,000 records at twice their load with
+// requested and with exact estimates (early ends of zero-length jobs still
+// compress), and 30,000 built-in jobs at offered load 1.03 with exact
+// estimates (nothing compresses; every placement reads the bounds).
+var goldenOverloaded = map[string]string{
+	"cea-x2-requested/jobs.csv":     "343a0a4f69989aa96958a96e68f188b4eafbdb2379da27306a190ae6142e45a3",
+	"cea-x2-requested/summary.json": "7f444f057496b734982528d4cd8bb83493ef37e47a6e30a6bcf7202e0b3be5fa",
+	"cea-x2-requested/schedule.swf": "6002a8a42fb62cacaa6d9a885342840732d35cda166caaad061d1958ce37e2a6",
+	"cea-x2-requested/series.csv":   "7260b9f274d4fa8651d603f7dd53a4398c8764e7b81f88f71c9e1b6eb5e5b6f9",
+	"cea-x2-exact/jobs.csv":         "bbe875b7f454fcbd7e89d2c5d7915fabb727e302106b346bcb4e7c16eafe5c37",
+	"cea-x2-exact/summary.json":     "9b4ddc62b525b680443b0a3d39d24aada7c4eb69753a69600784c4cfc9ff5559",
+	"cea-x2-exact/schedule.swf":     "a2e52bbb43c56948929918e68505f9fa5ec7caea9435dc21bcf049908d7a3588",
+	"cea-x2-exact/series.csv":       "2291c5ffbbda093cece13bfc022cbea8bc43cc233c9f5a11a7714305d5be5b9b",
+	"builtin-exact/jobs.csv":        "f2b4c95b8dd49d986493cacec75940aafaf2da876221ddf6af74b6d1483b5abc",
+	"builtin-exact/summary.json":    "bfa3ad5199704df5075ece9a364248bce75c9f34b2d2ec686426ab86f75514ca",
+	"builtin-exact/schedule.swf":    "9b5be619748a3b2c08d6d53f31740786860189dca66543adf2d8480983bf1a94",
+	"builtin-exact/series.csv":      "d005c7de9e7316314bad450b7e7db8919ba4dbe875a456dd0c4f670ae04a822c",
+}
+
+// TestOutputsByteIdentical: the files simulate writes are those of the
+// golden sums, byte for byte: three policies on two traces
+// (goldenOutputs), and conservative backfilling on overloaded workloads
+// (goldenOverloaded).
 func TestOutputsByteIdentical(t *testing.T) {
 	if testing.Short() {
 		t.Skip("whole traces")
 	}
-	print := os.Getenv("GRIDSCHED_PRINT_GOLDEN") != ""
 	// The workload's name (its path) is in jobs.csv and summary.json: run
 	// from the traces folder so that it is the bare file name everywhere.
 	t.Chdir(testenv.TracesDir(t))
+	type golden struct {
+		prefix string
+		cfg    Config
+		sums   map[string]string
+	}
+	var cases []golden
 	for _, tr := range []string{"SDSC-SP2-1998-4.2-cln.swf.gz", "CEA-Curie-2011-2.1-cln.swf.gz"} {
 		for _, pol := range []string{"fcfs", "easy", "conservative"} {
-			r, err := Run(Config{WorkloadPath: tr, Policy: pol, Series: true, Transform: workload.Transform{First: 15000}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			dir := t.TempDir()
-			if err := r.WriteDir(dir); err != nil {
-				t.Fatal(err)
-			}
-			for _, f := range []string{JobsFile, SummaryFile, ScheduleFile, SeriesFile} {
-				b, err := os.ReadFile(filepath.Join(dir, f))
-				if err != nil {
-					t.Fatal(err)
-				}
-				sum := sha256.Sum256(b)
-				key := fmt.Sprintf("%s/%s/%s", tr[:9], pol, f)
-				got := hex.EncodeToString(sum[:])
-				if print {
-					fmt.Printf("\t%q: %q,\n", key, got)
-					continue
-				}
-				if want := goldenOutputs[key]; got != want {
-					t.Errorf("%s: sha256 %s, want %s (the output changed)", key, got, want)
-				}
-			}
+			cases = append(cases, golden{fmt.Sprintf("%s/%s/", tr[:9], pol), Config{WorkloadPath: tr, Policy: pol, Transform: workload.Transform{First: 15000}}, goldenOutputs})
+		}
+	}
+	cea := "CEA-Curie-2011-2.1-cln.swf.gz"
+	cases = append(cases,
+		golden{"cea-x2-requested/", Config{WorkloadPath: cea, Transform: workload.Transform{First: 30000, Scale: 0.5}}, goldenOverloaded},
+		golden{"cea-x2-exact/", Config{WorkloadPath: cea, Transform: workload.Transform{First: 30000, Scale: 0.5, Estimates: "exact"}}, goldenOverloaded},
+		golden{"builtin-exact/", Config{BuiltinJobs: 30000, BuiltinLoad: 1.03, Nodes: 1024, Transform: workload.Transform{Estimates: "exact"}}, goldenOverloaded})
+	for _, c := range cases {
+		if c.cfg.Policy == "" {
+			c.cfg.Policy = "conservative"
+		}
+		c.cfg.Series = true
+		r, err := Run(c.cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkGolden(t, r, c.prefix, c.sums)
+	}
+}
+
+// checkGolden writes r's files and compares each one's SHA-256 with
+// golden[prefix+file]; with GRIDSCHED_PRINT_GOLDEN set it prints the sums
+// instead (to take new golden values, from the code to compare with).
+func checkGolden(t *testing.T, r *Result, prefix string, golden map[string]string) {
+	t.Helper()
+	dir := t.TempDir()
+	if err := r.WriteDir(dir); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{JobsFile, SummaryFile, ScheduleFile, SeriesFile} {
+		b, err := os.ReadFile(filepath.Join(dir, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sum := sha256.Sum256(b)
+		key, got := prefix+f, hex.EncodeToString(sum[:])
+		if os.Getenv("GRIDSCHED_PRINT_GOLDEN") != "" {
+			fmt.Printf("\t%q: %q,\n", key, got)
+			continue
+		}
+		if want := golden[key]; got != want {
+			t.Errorf("%s: sha256 %s, want %s (the output changed)", key, got, want)
 		}
 	}
 }
