@@ -70,8 +70,10 @@ type Conservative struct {
 	// earliest fit of a (processors, duration) pair only moves later, and
 	// a pair never fits earlier than a pair it dominates in both. A job's
 	// search therefore starts at the earliest fit of its class's corner
-	// (the largest pair of the form m·2^e, m in 4..7, below it in both),
-	// and the corner's own search starts where it ended last time. The
+	// (the largest pair of the form m·2^e, m in 8..15, below it in
+	// both: fitClass), and the corner's own search starts at the latest
+	// earliest fit found for any corner it dominates, its own included
+	// (domMax). The
 	// bounds hold for one generation (rises logged plus rebuilds) and are
 	// dropped when it changes; a place in a generation whose first place
 	// it is searches plainly, so a profile that rises between arrivals
@@ -79,7 +81,7 @@ type Conservative struct {
 	// keep. TestConservativeLargeEqualsAsking (its exact-estimate seeds) and
 	// TestPropertyConservativeSkipEqualsAsking check the schedules against
 	// the oracle; TestPropertyFitClass the classes.
-	lb       []bound // per class; an entry holds if stamped with lbGen
+	lb       domMax // the corners' earliest fits, stamped with lbGen
 	lbGen    uint64
 	rebuilds uint64
 
@@ -189,28 +191,15 @@ func (c *Conservative) earliest(now float64, j *engine.Job) float64 {
 	if !ok {
 		return prof.EarliestFit(now, j.Est, j.Procs)
 	}
-	from := now
-	// Its own bound and those of the corners just below it in either
-	// dimension (each dominated by this corner).
-	for _, i := range [3]int{k, k - fitDC, k - 1} {
-		if i >= 0 && i < len(c.lb) && c.lb[i].gen == c.lbGen {
-			from = max(from, c.lb[i].t)
-		}
-	}
+	// The corner's search starts at the latest earliest fit found for a
+	// corner it dominates (its own included).
+	from := max(now, c.lb.most(k/fitDC, k%fitDC, c.lbGen))
 	cb := prof.EarliestFit(from, D, P)
-	if k >= len(c.lb) {
-		c.lb = growTo(c.lb, k+1, bound{})
-	}
-	c.lb[k] = bound{t: cb, gen: c.lbGen}
+	c.lb.raise(k/fitDC, k%fitDC, cb, c.lbGen)
 	if math.IsInf(cb, 1) {
 		return cb // the corner never fits, so neither does j
 	}
 	return prof.EarliestFit(max(now, cb), j.Est, j.Procs)
-}
-
-type bound struct {
-	t   float64
-	gen uint64
 }
 
 // fitClass is the class of a (processors, duration) pair, an index below
