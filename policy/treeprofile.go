@@ -1,7 +1,6 @@
 package policy
 
 import (
-	"cmp"
 	"math"
 	"slices"
 )
@@ -678,10 +677,10 @@ func (p *treeProfile) chunkBefore(x float64) int {
 	return i - 1
 }
 
-// before is the number of points of ps before x.
+// before is the number of points of ps before x: those at or before the
+// float just below x.
 func before(ps []fpoint, x float64) int {
-	i, _ := slices.BinarySearchFunc(ps, x, func(q fpoint, x float64) int { return cmp.Compare(q.t, x) })
-	return i
+	return upto(ps, math.Nextafter(x, math.Inf(-1)))
 }
 
 // lastHolding is the last chunk in [l, r) within node k (covering chunks
