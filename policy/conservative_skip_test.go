@@ -57,13 +57,7 @@ func genOverloaded(t *rapid.T, short bool) (*model.Platform, []model.Job) {
 // caller and records every reservation made or moved, in order.
 func runConservative(t *rapid.T, p *model.Platform, jobs []model.Job, pol engine.Policy, o engine.Overrun, fails [][3]int) (*engine.Engine, []string) {
 	var log []string
-	rec := func(j *engine.Job, s float64) { log = append(log, fmt.Sprintf("%d@%g", j.ID, s)) }
-	switch c := pol.(type) {
-	case *policy.Conservative:
-		c.OnReserve = rec
-	default:
-		policy.SetRefOnReserve(pol, rec)
-	}
+	setOnReserve(pol, func(j *engine.Job, s float64) { log = append(log, fmt.Sprintf("%d@%g", j.ID, s)) })
 	e, err := policytest.Run(p, jobs, pol, o, func(e *engine.Engine) {
 		for _, f := range fails {
 			node := f[0] % len(p.Nodes)
