@@ -19,7 +19,8 @@ import (
 // backfilling's shortcuts (issue 30): bursts of same-time arrivals, runs
 // of zero, estimates exactly the runtime, unknown or zero estimates
 // (MinEstimate), fractional times and durations (the corner durations of
-// fitClass come from bit masking; t+dur rounds), estimates below 1 (no
+// fitClass come from bit masking; t+dur rounds, and on a clock started
+// late enough t+dur is t for the shortest), estimates below 1 (no
 // class), wide platforms (processor classes above 8, whose corner is
 // below the job), multi-processor nodes.
 func genCorner(t *rapid.T) (*model.Platform, []model.Job) {
@@ -40,7 +41,8 @@ func genCorner(t *rapid.T) (*model.Platform, []model.Job) {
 	gap := rapid.IntRange(0, 12).Draw(t, "gap")
 	unit := rapid.SampledFrom([]float64{1, 0.5, 0.1, 1.0 / 3, 7.25}).Draw(t, "unit")
 	jobs := make([]model.Job, n)
-	submit := 0.0
+	// Late clocks: where a time's last bit is 0.5 or 1, t+dur rounds.
+	submit := rapid.SampledFrom([]float64{0, 0, 0, 1e9 + 1.0/3, 1 << 52, 3e15}).Draw(t, "clock")
 	for i := range jobs {
 		if rapid.IntRange(0, 3).Draw(t, "burst") != 0 { // often the same instant
 			submit += unit * float64(rapid.IntRange(0, gap).Draw(t, "dt"))
