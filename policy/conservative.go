@@ -143,12 +143,9 @@ func (c *Conservative) enqueue(j *engine.Job) {
 		return
 	}
 	c.inQ[j.Index] = true
-	n := len(c.q)
-	if n > 0 && c.q[n-1].Index >= j.Index {
-		if _, ok := slices.BinarySearchFunc(c.q, j.Index, func(a *engine.Job, idx int32) int { return int(a.Index - idx) }); ok {
-			c.dead-- // its entry is still there
-			return
-		}
+	if _, ok := c.q.find(j); ok {
+		c.dead-- // its entry is still there
+		return
 	}
 	c.q = c.q.insert(j)
 }

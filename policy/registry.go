@@ -79,13 +79,18 @@ func (q queue) insert(j *engine.Job) queue {
 	if n == 0 || q[n-1].Index < j.Index {
 		return append(q, j)
 	}
-	i, _ := slices.BinarySearchFunc(q, j.Index, func(a *engine.Job, idx int32) int { return int(a.Index - idx) })
+	i, _ := q.find(j)
 	return slices.Insert(q, i, j)
+}
+
+// find is j's position in q (where it would go, and whether it is there).
+func (q queue) find(j *engine.Job) (int, bool) {
+	return slices.BinarySearchFunc(q, j.Index, func(a *engine.Job, idx int32) int { return int(a.Index - idx) })
 }
 
 // remove deletes j if present.
 func (q queue) remove(j *engine.Job) queue {
-	i, ok := slices.BinarySearchFunc(q, j.Index, func(a *engine.Job, idx int32) int { return int(a.Index - idx) })
+	i, ok := q.find(j)
 	if !ok {
 		return q
 	}
