@@ -80,6 +80,7 @@ type jobData struct {
 	seq     int64   // enqueue count when it last joined the queue (ties of the queue order)
 	queued  bool
 	running bool
+	inWait  bool // depth=all: in c.wait (perhaps started and not yet dropped: allState.dead)
 }
 
 var _ engine.ConsultingPolicy = (*Classic)(nil)
@@ -188,6 +189,11 @@ func (c *Classic) enqueue(j *engine.Job, now float64) {
 	}
 	if c.s.Depth == DepthAll {
 		c.all.fresh = append(c.all.fresh, j)
+		if d.inWait {
+			c.all.dead-- // started, requeued before it was dropped from c.wait
+			return
+		}
+		d.inWait = true
 	}
 	if c.s.Order == "fcfs" {
 		c.wait = queue(c.wait).insert(j)
@@ -245,10 +251,11 @@ func (c *Classic) unslot(j *engine.Job) {
 	d := c.d(j)
 	if !math.IsNaN(d.pstart) {
 		c.prof.Unreserve(d.pstart, d.pstart+d.ppred, j.Procs)
-		d.pstart = math.NaN()
 		if c.s.Depth == DepthAll {
 			c.all.due.del(j)
+			c.all.rose(d.pstart + d.ppred)
 		}
+		d.pstart = math.NaN()
 	}
 }
 

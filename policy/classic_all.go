@@ -2,6 +2,7 @@ package policy
 
 import (
 	"math"
+	"slices"
 
 	"github.com/gridsched/gridsched/engine"
 )
@@ -15,6 +16,78 @@ type allState struct {
 	fresh   []*engine.Job
 	rises   riseLog
 	checked []uint64 // per job index: rises logged when it was last known unable to move
+	dead    int      // started jobs still in c.wait (dropped when they are half of it)
+
+	// Lower bounds on the earliest fit (issue 32). Within a generation
+	// (the schedule neither rebuilt nor the processors up changed) free
+	// processors rise only where a slot leaves the profile (unslot), each
+	// rise ending no later than riseEnd. A window that did not fit
+	// before such rises and fits after overlaps one, so it starts before
+	// riseEnd: from riseEnd on, a (processors, duration) pair's earliest
+	// fit only moves later, and never precedes that of a pair it
+	// dominates. A placement therefore searches plainly below riseEnd,
+	// and from riseEnd on starts at the earliest fit of its class's
+	// corner (fitClass), whose own search starts at the latest earliest
+	// fit found for any corner it dominates (domMax): found from
+	// max(now, riseEnd) in this generation, it is still a bound. Without
+	// compression every rise is a job ending before its prediction, so
+	// riseEnd stays within one prediction of now while the reservations
+	// of a growing backlog lie far beyond it. TestPropertyClassicBoundsEqualPlain
+	// checks the schedules against plain searches.
+	lb      domMax
+	gen     uint64 // generation of lb's values (from 1)
+	riseEnd float64
+	base    int  // the profile's Base when the generation began
+	plain   bool // no bounds (tests: the plain searches they must equal)
+}
+
+// rose records that the profile rose somewhere before t.
+func (a *allState) rose(t float64) {
+	if t > a.riseEnd {
+		a.riseEnd = t
+	}
+}
+
+// newGen drops every bound.
+func (a *allState) newGen(base int) {
+	a.gen++
+	a.riseEnd = math.Inf(-1)
+	a.base = base
+}
+
+// classicVerifyFit, if set, is handed every bounded placement's answer
+// with the plain search's (tests).
+var classicVerifyFit func(now, dur float64, procs int, bounded, plain float64)
+
+// earliest is the profile's EarliestFit(now, dur, procs), using the
+// generation's bounds from riseEnd on.
+func (c *Classic) earliest(now, dur float64, procs int) float64 {
+	t := c.earliestBounded(now, dur, procs)
+	if classicVerifyFit != nil {
+		classicVerifyFit(now, dur, procs, t, c.prof.EarliestFit(now, dur, procs))
+	}
+	return t
+}
+
+func (c *Classic) earliestBounded(now, dur float64, procs int) float64 {
+	a := &c.all
+	prof := c.prof
+	k, P, D, ok := fitClass(procs, dur)
+	if !ok || a.plain {
+		return prof.EarliestFit(now, dur, procs)
+	}
+	b := max(now, a.riseEnd)
+	if b > now {
+		if t := prof.EarliestFitIn(now, b, dur, procs, math.Inf(1)); !math.IsInf(t, 1) {
+			return t
+		}
+	}
+	cb := prof.EarliestFit(max(b, a.lb.most(k/fitDC, k%fitDC, a.gen)), D, P)
+	a.lb.raise(k/fitDC, k%fitDC, cb, a.gen)
+	if math.IsInf(cb, 1) {
+		return cb // the corner never fits from b on, so neither does j
+	}
+	return prof.EarliestFit(cb, dur, procs)
 }
 
 func (c *Classic) checkedOf(j *engine.Job) *uint64 {
@@ -44,15 +117,20 @@ func (c *Classic) checkedOf(j *engine.Job) *uint64 {
 func (c *Classic) scheduleAll(v *engine.View, p *engine.Plan) {
 	now := v.Now()
 	a := &c.all
+	if a.gen == 0 || c.prof.Base != a.base {
+		a.newGen(c.prof.Base)
+	}
 	for pass := 0; pass < 2; pass++ {
 		if c.reset {
 			c.reset, c.early = false, false
+			c.dropStarted()
 			for _, j := range c.wait {
 				c.unslot(j)
 			}
 			a.due.clear()
 			a.rises.clear()
 			a.fresh = append(a.fresh[:0], c.wait...)
+			a.newGen(c.prof.Base)
 		}
 		if c.early && c.s.Compress {
 			c.compressAll(now)
@@ -79,7 +157,7 @@ func (c *Classic) scheduleAll(v *engine.View, p *engine.Plan) {
 func (c *Classic) place(now float64, j *engine.Job) {
 	d := c.d(j)
 	*c.checkedOf(j) = c.all.rises.n
-	if t := c.prof.EarliestFit(now, d.pred, j.Procs); !math.IsInf(t, 1) {
+	if t := c.earliest(now, d.pred, j.Procs); !math.IsInf(t, 1) {
 		c.slot(j, t, d.pred)
 		c.all.due.set(j, t)
 	}
@@ -146,9 +224,26 @@ func (c *Classic) startDue(v *engine.View, p *engine.Plan) bool {
 			}
 			return false
 		}
-		c.wait = queue(c.wait).remove(j)
+		if c.all.dead++; 2*c.all.dead > len(c.wait) { // dropped from c.wait later
+
+			c.dropStarted()
+		}
 	}
 	return true
+}
+
+// dropStarted removes the started jobs from c.wait (O(queue), at most
+// once per as many starts as the queue is long).
+func (c *Classic) dropStarted() {
+	if c.all.dead == 0 {
+		return
+	}
+	c.wait = slices.DeleteFunc(c.wait, func(j *engine.Job) bool {
+		d := c.d(j)
+		d.inWait = d.queued
+		return !d.queued
+	})
+	c.all.dead = 0
 }
 
 // armTimer asks for a consultation at the earliest reservation start (the

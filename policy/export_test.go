@@ -9,6 +9,21 @@ func NewClassicListed(s Spec, sel NodeSelector) *Classic {
 	return c
 }
 
+// NewClassicPlain is NewClassic whose depth=all placements search the
+// profile plainly, without bounds (for tests: the bounds must change no
+// decision).
+func NewClassicPlain(s Spec, sel NodeSelector) *Classic {
+	c := NewClassic(s, sel)
+	c.all.plain = true
+	return c
+}
+
+// VerifyClassicFit hands every depth=all placement's answer, with the
+// plain search's, to f (nil: stop).
+func VerifyClassicFit(f func(now, dur float64, procs int, bounded, plain float64)) {
+	classicVerifyFit = f
+}
+
 // VerifyProbRows makes probabilistic backfilling hand every bottleneck
 // row it reads, with the row computed afresh, to f (nil: stop).
 func VerifyProbRows(f func(row, fresh []float64)) { probVerify = f }

@@ -263,6 +263,44 @@ func (p *Profile) firstBelow(i int32, acc int, after, before float64, need int) 
 	return 0
 }
 
+// LastBelow returns the largest time point k with after < k < before at
+// which free(k) < need.
+func (p *Profile) LastBelow(after, before float64, need int) (float64, bool) {
+	i := p.lastBelow(p.root, p.Base, after, before, need)
+	if i == 0 {
+		return 0, false
+	}
+	return p.nodes[i].key, true
+}
+
+func (p *Profile) lastBelow(i int32, acc int, after, before float64, need int) int32 {
+	for i != 0 {
+		n := &p.nodes[i]
+		if acc+n.minP >= need {
+			return 0
+		}
+		lsum := 0
+		if n.left != 0 {
+			lsum = p.nodes[n.left].sum
+		}
+		if n.key <= after {
+			acc += lsum + n.d
+			i = n.right
+			continue
+		}
+		if n.key < before {
+			if r := p.lastBelow(n.right, acc+lsum+n.d, after, before, need); r != 0 {
+				return r
+			}
+			if acc+lsum+n.d < need {
+				return i
+			}
+		}
+		i = n.left
+	}
+	return 0
+}
+
 // MaxOver is the largest value of free(t) for t in [from, to).
 func (p *Profile) MaxOver(from, to float64) int {
 	best := p.Value(from)
@@ -329,7 +367,10 @@ func (p *Profile) EarliestFitIn(from, to, dur float64, need int, limit float64) 
 			}
 			t = k
 		}
-		k, ok := p.FirstBelow(t, min(t+dur, limit), need)
+		// Every start in (t, k] holds k, the last point below need in
+		// t's window, in its own window (k < t+dur <= s+dur): the next
+		// candidate is the first point after k with need free.
+		k, ok := p.LastBelow(t, min(t+dur, limit), need)
 		if !ok {
 			return t
 		}

@@ -100,6 +100,19 @@ func TestProfileMatchesNaive(t *testing.T) {
 			if got := p.MaxOver(q, to); got != want {
 				t.Fatalf("MaxOver(%g, %g) = %d, want %d", q, to, got, want)
 			}
+			// FirstBelow and LastBelow over (q, to).
+			first, last := math.Inf(1), math.Inf(-1)
+			for _, k := range m.keys() {
+				if k > q && k < to && m.value(k) < need {
+					first, last = min(first, k), max(last, k)
+				}
+			}
+			if k, ok := p.FirstBelow(q, to, need); ok != !math.IsInf(first, 1) || ok && k != first {
+				t.Fatalf("FirstBelow(%g, %g, %d) = %g %v, want %g", q, to, need, k, ok, first)
+			}
+			if k, ok := p.LastBelow(q, to, need); ok != !math.IsInf(last, -1) || ok && k != last {
+				t.Fatalf("LastBelow(%g, %g, %d) = %g %v, want %g", q, to, need, k, ok, last)
+			}
 		}
 	})
 }
