@@ -31,10 +31,22 @@ type Summary struct {
 // radix instead (issue 30: O(n), a third of the comparison sort's time on
 // a run's 10⁵–10⁶ waits), into the same order.
 func Of(x []float64) Summary {
+	var s Scratch
+	return s.Of(x)
+}
+
+// Scratch is the radix sort's buffer, kept from one sort to the next
+// (Summarize sorts three samples of a run's size in turn: one buffer, not
+// three, at the end of a run that the collector has not yet had a chance
+// to reclaim). The zero value is ready; not safe for concurrent use.
+type Scratch struct{ buf []uint64 }
+
+// Of is the package's Of sorting with s's buffer.
+func (s *Scratch) Of(x []float64) Summary {
 	if len(x) == 0 {
 		return Summary{}
 	}
-	Sort(x)
+	s.Sort(x)
 	return Summary{
 		Min: x[0], Max: x[len(x)-1], Mean: stat.Mean(x, nil),
 		Median: stat.Quantile(0.5, stat.Empirical, x, nil),
@@ -52,6 +64,12 @@ const radixMin = 2048
 // have the same bits except −0 and +0, which the radix sort puts in that
 // order.
 func Sort(x []float64) {
+	var s Scratch
+	s.Sort(x)
+}
+
+// Sort is the package's Sort with s's buffer.
+func (s *Scratch) Sort(x []float64) {
 	if len(x) < radixMin {
 		slices.Sort(x)
 		return
@@ -75,7 +93,10 @@ func Sort(x []float64) {
 		}
 		keys[i] = b
 	}
-	src, dst := keys, make([]uint64, len(x))
+	if cap(s.buf) < len(x) {
+		s.buf = make([]uint64, len(x))
+	}
+	src, dst := keys, s.buf[:len(x)]
 	for shift := 0; shift < 64; shift += 8 {
 		var count [256]int
 		for _, k := range src {

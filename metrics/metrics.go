@@ -180,6 +180,7 @@ func Summarize(jobs []*engine.Job, procs int, series *Series) Summary {
 	}
 	// One buffer for the three samples in turn (distsum.Of sorts it).
 	buf := make([]float64, 0, len(jobs))
+	var sc distsum.Scratch // and one radix buffer
 	sample := func(f func(Record) float64) distsum.Summary {
 		buf = buf[:0]
 		for _, j := range jobs {
@@ -187,7 +188,7 @@ func Summarize(jobs []*engine.Job, procs int, series *Series) Summary {
 				buf = append(buf, f(RecordOf(j)))
 			}
 		}
-		return distsum.Of(buf)
+		return sc.Of(buf)
 	}
 	s.Wait = sample(func(r Record) float64 { return r.Wait })
 	s.Response = sample(func(r Record) float64 { return r.Response })

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gridsched/gridsched/model"
 	"github.com/gridsched/gridsched/swf"
 )
 
@@ -72,5 +73,68 @@ func TestLineHintSizesJobList(t *testing.T) {
 	w, err = LoadSWF(plain, Rules{}, Transform{First: 100})
 	if err != nil || len(w.Jobs) != 100 || cap(w.Jobs) != 100 {
 		t.Errorf("first 100: %d jobs, capacity %d, %v", len(w.Jobs), cap(w.Jobs), err)
+	}
+}
+
+// TestEqualTraceFieldsShared: jobs whose pass-through fields are equal
+// bit for bit share one TraceFields (a generated trace: few distinct
+// values), jobs whose fields differ in one field do not, and every job reads back its own record's values; a
+// trace whose first swfShareProbe records are mostly distinct stops
+// sharing (two equal records after that get two copies).
+func TestEqualTraceFieldsShared(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	b.WriteString("; MaxProcs: 64\n")
+	// id submit wait run alloc avgcpu usedmem reqprocs reqtime reqmem status user group exe queue part prec think
+	for i := 1; i <= 300; i++ {
+		fmt.Fprintf(&b, "%d %d -1 10 4 -1 -1 %d 100 -1 1 %d -1 -1 1 -1 -1 -1\n", i, i, 4+i%3, i%2)
+	}
+	b.WriteString("301 301 -1 10 4 -1 -1 4 100 -1 1 0 -1 -1 1 -1 -1 2.5\n")
+	b.WriteString("302 302 -1 10 4 -1 -1 4 100 -1 1 0 -1 -1 1 -1 -1 -1\n")
+	path := filepath.Join(dir, "shared.swf")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	w, err := LoadSWF(path, Rules{}, Transform{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(w.Jobs) != 302 {
+		t.Fatalf("%d jobs", len(w.Jobs))
+	}
+	distinct := map[*model.TraceFields]bool{}
+	for i, j := range w.Jobs[:300] {
+		distinct[j.TraceFields] = true
+		if want := 4 + (i+1)%3; j.ReqProcs != want || j.User != (i+1)%2 {
+			t.Fatalf("job %d: reqprocs %d user %d, want %d %d", j.ID, j.ReqProcs, j.User, want, (i+1)%2)
+		}
+	}
+	if len(distinct) != 6 { // 3 requests × 2 users
+		t.Fatalf("%d distinct TraceFields for 6 distinct values", len(distinct))
+	}
+	a, c := w.Jobs[300], w.Jobs[301]
+	if a.TraceFields == c.TraceFields || a.Think != 2.5 || c.Think != -1 || c.TraceFields != w.Jobs[5].TraceFields {
+		t.Fatalf("think time 2.5 and -1: %v %v, shared %v; job 302 shares job 6's fields: %v", a.Think, c.Think, a.TraceFields == c.TraceFields, c.TraceFields == w.Jobs[5].TraceFields)
+	}
+
+	// Mostly distinct: sharing stops after the probe.
+	b.Reset()
+	b.WriteString("; MaxProcs: 64\n")
+	for i := 1; i <= swfShareProbe; i++ {
+		fmt.Fprintf(&b, "%d %d %d 10 4 -1 -1 4 100 -1 1 1 -1 -1 1 -1 -1 -1\n", i, i, i) // distinct waits
+	}
+	for i := swfShareProbe + 1; i <= swfShareProbe+2; i++ {
+		fmt.Fprintf(&b, "%d %d 7 10 4 -1 -1 4 100 -1 1 1 -1 -1 1 -1 -1 -1\n", i, i)
+	}
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if w, err = LoadSWF(path, Rules{}, Transform{}); err != nil {
+		t.Fatal(err)
+	}
+	n := len(w.Jobs)
+	x, y := w.Jobs[n-2], w.Jobs[n-1]
+	if x.TraceWait != 7 || y.TraceWait != 7 || x.TraceFields == y.TraceFields {
+		t.Fatalf("after a distinct probe: waits %v %v, shared %v", x.TraceWait, y.TraceWait, x.TraceFields == y.TraceFields)
 	}
 }

@@ -410,10 +410,56 @@ func FromSWF(r *swf.Record) model.Job {
 
 // swfCold hands out the trace fields of a load's jobs from chunks (one
 // allocation per 1,024 jobs instead of one per job) and one ModelFields
-// per submission site (a trace's jobs have no other model field).
+// per submission site (a trace's jobs have no other model field). Jobs
+// whose trace fields are equal, bit for bit, share one copy (they are
+// immutable: model.TraceFields): a generated trace written as SWF has a
+// few thousand distinct values for a million jobs. A trace whose first
+// swfShareProbe records share less than a quarter of them stops looking
+// (real archives' waits and CPU times are mostly distinct), so sharing
+// costs a map lookup per job only where it pays.
 type swfCold struct {
 	chunk []model.TraceFields
 	sites map[int]*model.ModelFields
+	seen  map[tfKey]*model.TraceFields
+	looks int
+	hits  int
+}
+
+// tfKey is a TraceFields value's bits (so that -0 and 0, and NaNs, stay
+// apart).
+type tfKey [13]uint64
+
+// swfShareProbe is the number of records after which sharing stops if
+// fewer than a quarter of them found an equal earlier value.
+const swfShareProbe = 4096
+
+func (c *swfCold) traceFields(t model.TraceFields) *model.TraceFields {
+	var k tfKey
+	if c.looks >= 0 {
+		f := math.Float64bits
+		k = tfKey{f(t.TraceWait), f(t.AvgCPU), f(t.UsedMem), uint64(t.ReqProcs), f(t.ReqMem), uint64(t.Status),
+			uint64(t.User), uint64(t.Group), uint64(t.Executable), uint64(t.Queue), uint64(t.Partition),
+			uint64(t.Preceding), f(t.Think)}
+		if p, ok := c.seen[k]; ok {
+			c.hits++
+			return p
+		}
+		if c.looks++; c.looks == swfShareProbe && 4*c.hits < c.looks {
+			c.looks, c.seen = -1, nil // mostly distinct: stop looking
+		}
+	}
+	if len(c.chunk) == cap(c.chunk) {
+		c.chunk = make([]model.TraceFields, 0, 1024)
+	}
+	c.chunk = append(c.chunk, t)
+	p := &c.chunk[len(c.chunk)-1]
+	if c.looks >= 0 {
+		if c.seen == nil {
+			c.seen = map[tfKey]*model.TraceFields{}
+		}
+		c.seen[k] = p
+	}
+	return p
 }
 
 func (c *swfCold) job(r *swf.Record) model.Job {
@@ -423,16 +469,12 @@ func (c *swfCold) job(r *swf.Record) model.Job {
 	}
 	j := model.NewJob(r.Job, r.Submit, r.Run, procs)
 	j.Estimate = r.ReqTime
-	if len(c.chunk) == cap(c.chunk) {
-		c.chunk = make([]model.TraceFields, 0, 1024)
-	}
-	c.chunk = append(c.chunk, model.TraceFields{
+	j.TraceFields = c.traceFields(model.TraceFields{
 		TraceWait: r.Wait, AvgCPU: r.AvgCPU, UsedMem: r.UsedMem, ReqProcs: r.ReqProcs,
 		ReqMem: r.ReqMem, Status: r.Status, User: r.User, Group: r.Group,
 		Executable: r.Executable, Queue: r.Queue, Partition: r.Partition,
 		Preceding: r.Preceding, Think: r.Think,
 	})
-	j.TraceFields = &c.chunk[len(c.chunk)-1]
 	if r.Partition >= 1 {
 		m, ok := c.sites[r.Partition]
 		if !ok {
