@@ -38,6 +38,10 @@ func (n *naive) earliestFit(from, dur float64, need int) float64 {
 }
 
 func (n *naive) earliestFitBefore(from, dur float64, need int, limit float64) float64 {
+	return n.earliestFitIn(from, limit, dur, need, limit)
+}
+
+func (n *naive) earliestFitIn(from, to, dur float64, need int, limit float64) float64 {
 	cands := []float64{from}
 	for _, k := range n.keys() {
 		if k > from {
@@ -46,7 +50,7 @@ func (n *naive) earliestFitBefore(from, dur float64, need int, limit float64) fl
 	}
 	best := math.Inf(1)
 	for _, t := range cands {
-		if t >= limit {
+		if t >= to {
 			continue
 		}
 		ok := n.value(t) >= need
@@ -112,6 +116,16 @@ func TestProfileMatchesNaive(t *testing.T) {
 			}
 			if k, ok := p.LastBelow(q, to, need); ok != !math.IsInf(last, -1) || ok && k != last {
 				t.Fatalf("LastBelow(%g, %g, %d) = %g %v, want %g", q, to, need, k, ok, last)
+			}
+			// EarliestFitIn with the starts cut before the windows' limit
+			// (depth=all's plain search below the rises' end).
+			if in := float64(rapid.IntRange(-1, 35).Draw(t, "in")); in <= limit {
+				if got, want := p.EarliestFitIn(q, in, dur, need, limit), m.earliestFitIn(q, in, dur, need, limit); got != want {
+					t.Fatalf("EarliestFitIn(%g, %g, %g, %d, %g) = %g, want %g", q, in, dur, need, limit, got, want)
+				}
+			}
+			if got, want := p.EarliestFitIn(q, limit, dur, need, math.Inf(1)), m.earliestFitIn(q, limit, dur, need, math.Inf(1)); got != want {
+				t.Fatalf("EarliestFitIn(%g, %g, %g, %d, +Inf) = %g, want %g", q, limit, dur, need, got, want)
 			}
 		}
 	})
