@@ -306,6 +306,12 @@ func New(p *model.Platform, jobs []model.Job, pol Policy, opts Options) *Engine 
 		if jobs[i].TraceFields == nil || jobs[i].ModelFields == nil {
 			e.fail("engine: job %d (ID %d) has no trace or model fields (make jobs with model.NewJob)", i, jobs[i].ID)
 		}
+		// The readers reject non-finite numbers; a job built in Go could
+		// still carry one, and a NaN or infinite time corrupts every plan
+		// made with it (a NaN prediction's slot).
+		if j := &jobs[i]; !finite(j.Submit) || !finite(j.Runtime) || !finite(j.Estimate) {
+			e.fail("engine: job %d (ID %d): submit %v, runtime %v, estimate %v: every time must be finite", i, j.ID, j.Submit, j.Runtime, j.Estimate)
+		}
 	}
 	if err := model.CheckShared(); err != nil {
 		e.fail("engine: %v", err)
@@ -329,6 +335,8 @@ func New(p *model.Platform, jobs []model.Job, pol Policy, opts Options) *Engine 
 	}
 	return e
 }
+
+func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 
 func cmpFloat(a, b float64) int {
 	switch {

@@ -41,7 +41,8 @@ type allState struct {
 	plain   bool // no bounds (tests: the plain searches they must equal)
 }
 
-// rose records that the profile rose somewhere before t.
+// rose records that the profile rose somewhere before t (never NaN: the
+// engine refuses jobs with non-finite times).
 func (a *allState) rose(t float64) {
 	if t > a.riseEnd {
 		a.riseEnd = t

@@ -73,7 +73,7 @@ func TestClassicBoundsLargeEqualPlain(t *testing.T) {
 		for range 6 {
 			evs = append(evs, platformEvent{kind: r.IntN(3), node: r.IntN(procs), at: submit * r.Float64(), down: float64(r.IntN(3000)), requeue: r.IntN(4) != 0, pes: 1 + r.IntN(4)})
 		}
-		if d := boundedEqualsPlain(s, p, jobs, engine.Overrun(seed%2), evs, seed, count); d != "" {
+		if d := boundedEqualsPlain(t, s, p, jobs, engine.Overrun(seed%2), evs, seed, count); d != "" {
 			t.Fatalf("%s: %s", name, d)
 		}
 	}
@@ -110,7 +110,7 @@ func TestPropertyClassicBoundsExtremeEstimates(t *testing.T) {
 			jobs[i] = j
 		}
 		o := engine.Overrun(rapid.IntRange(0, 1).Draw(t, "overrun"))
-		if d := boundedEqualsPlain(s, p, jobs, o, nil, 0, nil); d != "" {
+		if d := boundedEqualsPlain(t, s, p, jobs, o, nil, 0, nil); d != "" {
 			t.Fatalf("%s: %s", s, d)
 		}
 	})
@@ -121,7 +121,7 @@ func TestPropertyClassicBoundsExtremeEstimates(t *testing.T) {
 // difference, "" if none: a placement whose answer is not the plain
 // search's, an error, a job's start, end, state or processors. Every
 // placement's time and plain answer go to onFit (if not nil).
-func boundedEqualsPlain(s policy.Spec, p *model.Platform, jobs []model.Job, o engine.Overrun, evs []platformEvent, seed uint64, onFit func(now, plain float64)) string {
+func boundedEqualsPlain(t fataler, s policy.Spec, p *model.Platform, jobs []model.Job, o engine.Overrun, evs []platformEvent, seed uint64, onFit func(now, plain float64)) string {
 	var bad string
 	policy.VerifyClassicFit(func(now, dur float64, procs int, bounded, plain float64) {
 		if onFit != nil {
@@ -132,12 +132,12 @@ func boundedEqualsPlain(s policy.Spec, p *model.Platform, jobs []model.Job, o en
 		}
 	})
 	defer policy.VerifyClassicFit(nil)
-	a, ea := runClassicEvents(p, jobs, nil, policy.NewClassic(s, policy.FirstFit{}), o, evs, seed)
+	a, ea := runClassicEvents(t, p, jobs, nil, policy.NewClassic(s, policy.FirstFit{}), o, evs, seed)
 	if bad != "" {
 		return bad
 	}
 	policy.VerifyClassicFit(nil)
-	b, eb := runClassicEvents(p, jobs, nil, policy.NewClassicPlain(s, policy.FirstFit{}), o, evs, seed)
+	b, eb := runClassicEvents(t, p, jobs, nil, policy.NewClassicPlain(s, policy.FirstFit{}), o, evs, seed)
 	if fmt.Sprint(ea) != fmt.Sprint(eb) {
 		return fmt.Sprintf("error %v, plain %v", ea, eb)
 	}

@@ -2,7 +2,9 @@ package policy_test
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -37,8 +39,11 @@ func genAllSpec(t *rapid.T) policy.Spec {
 
 // runClassicEvents runs pol on jobs with platform events and, when seed
 // is not 0, a model process that moves running jobs' ends and submits
-// extra jobs; it returns one line per job and the run's error.
-func runClassicEvents(p *model.Platform, jobs, extra []model.Job, pol engine.Policy, o engine.Overrun, evs []platformEvent, seed uint64) ([]string, error) {
+// extra jobs; it returns one line per job and the run's error. A run
+// without error must end every job that fits the processors up at its
+// end (a requeued job that never re-entered the queue would wait for
+// ever on both sides of a comparison).
+func runClassicEvents(t fataler, p *model.Platform, jobs, extra []model.Job, pol engine.Policy, o engine.Overrun, evs []platformEvent, seed uint64) ([]string, error) {
 	e := engine.New(p, jobs, pol, engine.Options{Overrun: o})
 	for _, ev := range evs {
 		node := ev.node % len(p.Nodes)
@@ -58,11 +63,17 @@ func runClassicEvents(p *model.Platform, jobs, extra []model.Job, pol engine.Pol
 	}
 	err := e.Run()
 	var out []string
+	up := e.View().AvailPEs()
 	for _, j := range e.Jobs() {
+		if err == nil && !j.State.Terminal() && j.Procs <= up {
+			t.Fatalf("job %d (%d processors of %d up) never ended (state %v, start %v)", j.ID, j.Procs, up, j.State, j.Start)
+		}
 		out = append(out, fmt.Sprint(j.ID, j.Start, j.End, j.State, j.Alloc))
 	}
 	return out, err
 }
+
+type fataler interface{ Fatalf(string, ...interface{}) }
 
 // TestPropertyClassicBoundsEqualPlain: depth=all's bounds on the earliest
 // fit (allState: a plain search below the end of the generation's rises,
@@ -115,12 +126,12 @@ func TestPropertyClassicBoundsEqualPlain(t *testing.T) {
 				})
 			}
 		}
-		a, ea := runClassicEvents(p, jobs, extra, policy.NewClassic(s, policy.FirstFit{}), o, evs, seed)
+		a, ea := runClassicEvents(t, p, jobs, extra, policy.NewClassic(s, policy.FirstFit{}), o, evs, seed)
 		if len(bad) > 0 {
 			t.Fatalf("%s: %v", s, bad)
 		}
 		placed += len(a)
-		b, eb := runClassicEvents(p, jobs, extra, policy.NewClassicPlain(s, policy.FirstFit{}), o, evs, seed)
+		b, eb := runClassicEvents(t, p, jobs, extra, policy.NewClassicPlain(s, policy.FirstFit{}), o, evs, seed)
 		if fmt.Sprint(ea) != fmt.Sprint(eb) {
 			t.Fatalf("%s: error %v, plain %v", s, ea, eb)
 		}
@@ -135,5 +146,45 @@ func TestPropertyClassicBoundsEqualPlain(t *testing.T) {
 	})
 	if placed == 0 {
 		t.Fatal("no job ran")
+	}
+}
+
+// TestClassicBoundsNonFiniteRefused: an estimate of +Inf (possible through
+// the Go API; the workload readers reject it) made walltime-pct predict NaN,
+// whose slot corrupted the profile (a placement differed from the plain
+// search: found by the independent review of the bounds). The engine now
+// refuses a job with a non-finite submit time, runtime or estimate before
+// any policy sees it.
+func TestClassicBoundsNonFiniteRefused(t *testing.T) {
+	for _, bad := range []struct {
+		field string
+		v     float64
+	}{{"estimate", math.Inf(1)}, {"estimate", math.NaN()}, {"runtime", math.Inf(1)}, {"submit", math.NaN()}, {"runtime", math.Inf(-1)}} {
+		// id, submit, run, estimate, processors on 3 processors.
+		spec := [][5]float64{{1, 1, 0, 2, 1}, {2, 3, 2, 0, 2}, {3, 4, 3, 5, 2}, {4, 4, 2, 2, 2}, {5, 4, 3, 5, 2}}
+		var jobs []model.Job
+		for _, x := range spec {
+			j := model.NewJob(int64(x[0]), x[1], x[2], int(x[4]))
+			j.Estimate = x[3]
+			jobs = append(jobs, j)
+		}
+		switch bad.field {
+		case "estimate":
+			jobs[3].Estimate = bad.v
+		case "runtime":
+			jobs[3].Runtime = bad.v
+		default:
+			jobs[3].Submit = bad.v
+		}
+		s, _ := policy.ParseSpec("conservative-no-compress")
+		s.Estimate = "walltime-pct"
+		placed := 0
+		policy.VerifyClassicFit(func(now, dur float64, procs int, bounded, plain float64) { placed++ })
+		e := engine.New(model.Uniform("u", 3, 1), jobs, policy.NewClassic(s, policy.FirstFit{}), engine.Options{})
+		err := e.Run()
+		policy.VerifyClassicFit(nil)
+		if err == nil || !strings.Contains(err.Error(), "ID 4") || !strings.Contains(err.Error(), "finite") || placed != 0 {
+			t.Fatalf("%s %v: error %v after %d placements; want job 4's non-finite time refused before any", bad.field, bad.v, err, placed)
+		}
 	}
 }
