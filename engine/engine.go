@@ -69,7 +69,8 @@ const (
 	// OverrunExtend lets the job run to its actual end; each time it
 	// reaches its current estimate the scheduler's estimate grows by the
 	// original estimate (so 2×, 3×, ... of the request), and the policy is
-	// told (NoticeEstimateExtended).
+	// told (NoticeEstimateExtended). A requeued job's estimate is its
+	// request again (its next run starts from scratch).
 	OverrunExtend
 )
 
@@ -720,6 +721,9 @@ func (e *Engine) stop(j *Job, requeue bool, st State) {
 		e.release(j, Queued)
 		e.queued++
 		j.Start, j.End = math.NaN(), math.NaN()
+		// The next run starts from scratch with the request again: the
+		// extensions of OverrunExtend belonged to the run that was lost.
+		j.Est = j.SchedEstimate()
 	} else {
 		e.release(j, st)
 		j.End = e.now

@@ -188,3 +188,72 @@ func TestClassicBoundsNonFiniteRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestPropertyClassicEqualsDedicatedEvents is TestPropertyClassicEqualsDedicated
+// with node failures, repairs, removals and additions, with and without
+// requeues: the catalogue's easy and conservative decide as the dedicated
+// policies. It found that a requeued job kept the extensions its lost run
+// had under OverrunExtend (the dedicated policies planned its next run
+// with them, the catalogue with its request); the engine now gives a
+// requeued job its request back (TestRequeueResetsEstimate).
+func TestPropertyClassicEqualsDedicatedEvents(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		name := rapid.SampledFrom([]string{"easy", "conservative"}).Draw(t, "policy")
+		p, jobs := genCase(t, estimateKind(rapid.IntRange(0, 2).Draw(t, "estimates")))
+		o := engine.Overrun(rapid.IntRange(0, 1).Draw(t, "overrun"))
+		var evs []platformEvent
+		for i, n := 0, rapid.IntRange(1, 3).Draw(t, "events"); i < n; i++ {
+			evs = append(evs, platformEvent{
+				kind:    rapid.IntRange(0, 2).Draw(t, "ev-kind"),
+				node:    rapid.IntRange(0, 100).Draw(t, "node"),
+				at:      float64(rapid.IntRange(0, 100).Draw(t, "at")),
+				down:    float64(rapid.IntRange(1, 50).Draw(t, "down")),
+				requeue: rapid.Bool().Draw(t, "requeue"),
+				pes:     rapid.IntRange(1, 4).Draw(t, "add-pes"),
+			})
+		}
+		s, _ := policy.ParseSpec(name)
+		ded, _ := policy.New(name, nil)
+		a, ea := runClassicEvents(t, p, jobs, nil, ded, o, evs, 0)
+		b, eb := runClassicEvents(t, p, jobs, nil, policy.NewClassic(s, policy.FirstFit{}), o, evs, 0)
+		if fmt.Sprint(ea) != fmt.Sprint(eb) {
+			t.Fatalf("%s: error %v, catalogue %v", name, ea, eb)
+		}
+		for i := range a {
+			if a[i] != b[i] {
+				t.Fatalf("%s: job %s, catalogue's point %s", name, a[i], b[i])
+			}
+		}
+	})
+}
+
+// estAtRequeue records a job's estimate when the engine requeues it.
+type estAtRequeue struct{ est []float64 }
+
+func (h *estAtRequeue) Before(e *engine.Engine, n engine.Notice) {
+	if n.Kind == engine.NoticeRequeued {
+		h.est = append(h.est, n.Job.Est)
+	}
+}
+
+// TestRequeueResetsEstimate: under OverrunExtend a job that outlives its
+// request (3 s) is extended by another request at 3 and 6; its node fails
+// at 7 and the job is requeued with its request (3), not the 9 its lost
+// run had reached; repaired at 8 it runs again from scratch, is extended
+// at 11, 14 and 17, and ends at 18.
+func TestRequeueResetsEstimate(t *testing.T) {
+	j := model.NewJob(1, 0, 10, 1)
+	j.Estimate = 3
+	e := engine.New(model.Uniform("u", 1, 1), []model.Job{j}, policy.NewFCFS(policy.FirstFit{}), engine.Options{Overrun: engine.OverrunExtend})
+	h := &estAtRequeue{}
+	e.AddHook(h)
+	e.FailNode(7, 0, true)
+	e.RepairNode(8, 0)
+	if err := e.Run(); err != nil {
+		t.Fatal(err)
+	}
+	got := e.Jobs()[0]
+	if fmt.Sprint(h.est) != "[3]" || got.Start != 8 || got.End != 18 || got.State != engine.Completed || got.Est != 12 {
+		t.Fatalf("estimate at requeue %v; start %v, end %v, %v, estimate %v; want [3], 8, 18, completed, 12", h.est, got.Start, got.End, got.State, got.Est)
+	}
+}

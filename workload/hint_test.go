@@ -138,3 +138,33 @@ func TestEqualTraceFieldsShared(t *testing.T) {
 		t.Fatalf("after a distinct probe: waits %v %v, shared %v", x.TraceWait, y.TraceWait, x.TraceFields == y.TraceFields)
 	}
 }
+
+// TestCapacityHintLargeHeader: a header's record count is trusted up to
+// 2^22; past that the file's record lines bound it (a generated 10M-job
+// trace with an honest header grew its job list by copying), and a
+// header above 2^22 with no line count to check it against stays capped.
+func TestCapacityHintLargeHeader(t *testing.T) {
+	h := func(n string) swf.Header { return swf.Header{{Key: "MaxRecords", Value: n}} }
+	called := 0
+	lines := func(n int) func() int { return func() int { called++; return n } }
+	cases := []struct {
+		header string
+		lines  int
+		first  int
+		want   int
+		asked  bool
+	}{
+		{"1000", 7, 0, 1000, false},                   // small claims are trusted, no pass over the file
+		{"10000000", 10_000_000, 0, 10_000_000, true}, // an honest large header
+		{"10000000", 6_000_000, 0, 6_000_000, true},   // a header above the lines
+		{"1000000000000", 5, 0, 5, true},              // an absurd claim
+		{"10000000", 0, 0, 1 << 22, true},             // lines unknown: capped
+		{"10000000", 9_000_000, 5_000_000, 5_000_000, true},
+	}
+	for _, c := range cases {
+		called = 0
+		if got := capacityHint(h(c.header), Transform{First: c.first}, lines(c.lines)); got != c.want || (called > 0) != c.asked {
+			t.Errorf("header %s, %d lines, first %d: hint %d (lines asked %v), want %d (%v)", c.header, c.lines, c.first, got, called > 0, c.want, c.asked)
+		}
+	}
+}
