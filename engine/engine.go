@@ -68,7 +68,8 @@ const (
 	OverrunKill Overrun = iota
 	// OverrunExtend lets the job run to its actual end; each time it
 	// reaches its current estimate the scheduler's estimate grows by the
-	// original estimate (so 2×, 3×, ... of the request), and the policy is
+	// original estimate (so 2×, 3×, ... of the request; by at least
+	// model.MinEstimate), and the policy is
 	// told (NoticeEstimateExtended). A requeued job's estimate is its
 	// request again (its next run starts from scratch).
 	OverrunExtend
@@ -304,15 +305,7 @@ func New(p *model.Platform, jobs []model.Job, pol Policy, opts Options) *Engine 
 	for i := range jobs {
 		store[i].Job = &jobs[i]
 		e.jobs[i] = &store[i]
-		if jobs[i].TraceFields == nil || jobs[i].ModelFields == nil {
-			e.fail("engine: job %d (ID %d) has no trace or model fields (make jobs with model.NewJob)", i, jobs[i].ID)
-		}
-		// The readers reject non-finite numbers; a job built in Go could
-		// still carry one, and a NaN or infinite time corrupts every plan
-		// made with it (a NaN prediction's slot).
-		if j := &jobs[i]; !finite(j.Submit) || !finite(j.Runtime) || !finite(j.Estimate) {
-			e.fail("engine: job %d (ID %d): submit %v, runtime %v, estimate %v: every time must be finite", i, j.ID, j.Submit, j.Runtime, j.Estimate)
-		}
+		e.check(i, &jobs[i])
 	}
 	if err := model.CheckShared(); err != nil {
 		e.fail("engine: %v", err)
@@ -338,6 +331,19 @@ func New(p *model.Platform, jobs []model.Job, pol Policy, opts Options) *Engine 
 }
 
 func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
+
+// check fails the run if job i cannot be simulated: without its trace or
+// model fields, or with a time that is not finite (the readers reject
+// non-finite numbers; a job built in Go could still carry one, and a NaN
+// or infinite time corrupts every plan made with it).
+func (e *Engine) check(i int, j *model.Job) {
+	if j.TraceFields == nil || j.ModelFields == nil {
+		e.fail("engine: job %d (ID %d) has no trace or model fields (make jobs with model.NewJob)", i, j.ID)
+	}
+	if !finite(j.Submit) || !finite(j.Runtime) || !finite(j.Estimate) {
+		e.fail("engine: job %d (ID %d): submit %v, runtime %v, estimate %v: every time must be finite", i, j.ID, j.Submit, j.Runtime, j.Estimate)
+	}
+}
 
 func cmpFloat(a, b float64) int {
 	switch {
@@ -381,6 +387,7 @@ func (e *Engine) Now() float64 { return e.now }
 func (e *Engine) Submit(at float64, mj model.Job) *Job {
 	j := &Job{Job: &mj}
 	j.Submit = at
+	e.check(len(e.jobs), j.Job)
 	e.initJob(j, int32(len(e.jobs)))
 	e.jobs = append(e.jobs, j)
 	e.push(sim.Event{Time: at, Class: classArrival, Kind: kindArrival, Ref: j.Index})
@@ -593,7 +600,11 @@ func (e *Engine) handle(ev *sim.Event) {
 		e.notify(Notice{Kind: NoticeEnded, Job: j})
 	case kindExpiry:
 		j := e.jobs[ev.Ref]
-		j.Est += j.SchedEstimate()
+		// By the request, and by at least MinEstimate: a request far below
+		// a second (1e-9 s) would extend a day-long job 10^14 times, and
+		// one below the clock's spacing would not move its end at all (a
+		// hang, found by review).
+		j.Est += max(j.SchedEstimate(), model.MinEstimate)
 		e.scheduleEnd(j)
 		e.notify(Notice{Kind: NoticeEstimateExtended, Job: j})
 	case kindNodeDown, kindNodeRemove:

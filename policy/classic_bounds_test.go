@@ -257,3 +257,54 @@ func TestRequeueResetsEstimate(t *testing.T) {
 		t.Fatalf("estimate at requeue %v; start %v, end %v, %v, estimate %v; want [3], 8, 18, completed, 12", h.est, got.Start, got.End, got.State, got.Est)
 	}
 }
+
+// TestTinyRequestExtends: under OverrunExtend a request far below a second
+// (1e-9 s, or one below the clock's spacing) used to extend a 100-s job
+// once per request, 10^11 times, until the simulator ran out of memory
+// (found by review); an extension now adds at least MinEstimate (1 s), so
+// the job ends at its runtime after at most 100 extensions. A job a hook
+// submits with a time that is not finite fails the run, as in engine.New.
+func TestTinyRequestExtends(t *testing.T) {
+	for _, req := range []float64{1e-9, 1e-300, 0.5} {
+		j := model.NewJob(1, 1e9, 100, 1) // a late clock: 1e-9 is below its spacing
+		j.Estimate = req
+		e := engine.New(model.Uniform("u", 4, 1), []model.Job{j}, policy.NewFCFS(policy.FirstFit{}), engine.Options{Overrun: engine.OverrunExtend})
+		ext := &countExtended{}
+		e.AddHook(ext)
+		if err := e.Run(); err != nil {
+			t.Fatal(err)
+		}
+		got := e.Jobs()[0]
+		if got.State != engine.Completed || got.End != 1e9+100 || ext.n > 100 || ext.n < 99 {
+			t.Fatalf("request %v: %v at %v after %d extensions; want completed at 1e9+100 after 99-100", req, got.State, got.End, ext.n)
+		}
+	}
+	late := &submitAt{at: math.NaN()}
+	j := model.NewJob(1, 0, 10, 1)
+	e := engine.New(model.Uniform("u", 4, 1), []model.Job{j}, policy.NewFCFS(policy.FirstFit{}), engine.Options{})
+	e.AddHook(late)
+	if err := e.Run(); err == nil || !strings.Contains(err.Error(), "finite") {
+		t.Fatalf("a hook submitting at NaN: error %v, want one about finite times", err)
+	}
+}
+
+type countExtended struct{ n int }
+
+func (c *countExtended) Before(e *engine.Engine, n engine.Notice) {
+	if n.Kind == engine.NoticeEstimateExtended {
+		c.n++
+	}
+}
+
+// submitAt submits one job at its first notice.
+type submitAt struct {
+	at   float64
+	done bool
+}
+
+func (s *submitAt) Before(e *engine.Engine, n engine.Notice) {
+	if !s.done {
+		s.done = true
+		e.Submit(s.at, model.NewJob(99, 0, 1, 1))
+	}
+}

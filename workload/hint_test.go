@@ -140,9 +140,10 @@ func TestEqualTraceFieldsShared(t *testing.T) {
 }
 
 // TestCapacityHintLargeHeader: a header's record count is trusted up to
-// 2^22; past that the file's record lines bound it (a generated 10M-job
-// trace with an honest header grew its job list by copying), and a
-// header above 2^22 with no line count to check it against stays capped.
+// 2^16; past that the file's record lines bound it (a generated 10M-job
+// trace with an honest header grew its job list by copying; a one-line
+// file claiming 2^22 records reserved 235 MB), and a header above 2^22
+// with no line count to check it against stays capped.
 func TestCapacityHintLargeHeader(t *testing.T) {
 	h := func(n string) swf.Header { return swf.Header{{Key: "MaxRecords", Value: n}} }
 	called := 0
@@ -155,6 +156,9 @@ func TestCapacityHintLargeHeader(t *testing.T) {
 		asked  bool
 	}{
 		{"1000", 7, 0, 1000, false},                   // small claims are trusted, no pass over the file
+		{"65536", 7, 0, 65536, false},                 // up to 2^16
+		{"4194304", 1, 0, 1, true},                    // a one-line file claiming 2^22
+		{"100000", 0, 0, 100000, true},                // lines unknown: the claim, below 2^22
 		{"10000000", 10_000_000, 0, 10_000_000, true}, // an honest large header
 		{"10000000", 6_000_000, 0, 6_000_000, true},   // a header above the lines
 		{"1000000000000", 5, 0, 5, true},              // an absurd claim

@@ -363,16 +363,18 @@ func SortBySubmit(jobs []model.Job) {
 
 // capacityHint guesses the number of jobs from the header (MaxRecords,
 // else MaxJobs), else from lines (if set), so that loading does not copy
-// the job list while it grows. A header's claim is trusted up to 2^22
+// the job list while it grows. A header's claim is trusted up to 2^16
 // records; past that, the lines that are there bound it (a header can
 // claim any number, a file's lines cannot: a generated trace of 10M jobs
-// grew its list by copying, 1.6 GB of allocations, issue 30).
+// grew its list by copying, 1.6 GB of allocations, issue 30; a one-line
+// file claiming 2^22 records made 235 MB), and without a count of them
+// it is capped at 2^22.
 func capacityHint(h swf.Header, t Transform, lines func() int) int {
 	n, ok := h.Int("MaxRecords")
 	if !ok {
 		n, ok = h.Int("MaxJobs")
 	}
-	if ok && n > 1<<22 && lines != nil {
+	if ok && n > 1<<16 && lines != nil {
 		if l := lines(); l > 0 {
 			n = min(n, int64(l))
 			if t.First > 0 {
