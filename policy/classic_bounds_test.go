@@ -45,19 +45,7 @@ func genAllSpec(t *rapid.T) policy.Spec {
 // ever on both sides of a comparison).
 func runClassicEvents(t fataler, p *model.Platform, jobs, extra []model.Job, pol engine.Policy, o engine.Overrun, evs []platformEvent, seed uint64) ([]string, error) {
 	e := engine.New(p, jobs, pol, engine.Options{Overrun: o})
-	for _, ev := range evs {
-		node := ev.node % len(p.Nodes)
-		switch ev.kind {
-		case 0:
-			e.FailNode(ev.at, node, ev.requeue)
-			e.RepairNode(ev.at+ev.down, node)
-		case 1:
-			e.RemoveNode(ev.at, node, ev.requeue)
-			e.AddNode(ev.at+ev.down, model.NodeSpec{PEs: ev.pes, Speed: 1})
-		default:
-			e.AddNode(ev.at, model.NodeSpec{PEs: ev.pes, Speed: 1})
-		}
-	}
+	applyEvents(e, p, evs)
 	if seed != 0 {
 		e.AddHook(&stretcher{r: rand.New(rand.NewPCG(seed, 1)), submit: extra})
 	}
@@ -115,16 +103,7 @@ func TestPropertyClassicBoundsEqualPlain(t *testing.T) {
 		o := engine.Overrun(rapid.IntRange(0, 1).Draw(t, "overrun"))
 		var evs []platformEvent
 		if rapid.IntRange(0, 2).Draw(t, "with-events") == 0 {
-			for i, n := 0, rapid.IntRange(1, 4).Draw(t, "events"); i < n; i++ {
-				evs = append(evs, platformEvent{
-					kind:    rapid.IntRange(0, 2).Draw(t, "ev-kind"),
-					node:    rapid.IntRange(0, 100).Draw(t, "node"),
-					at:      float64(rapid.IntRange(0, 300).Draw(t, "at")),
-					down:    float64(rapid.IntRange(0, 50).Draw(t, "down")),
-					requeue: rapid.Bool().Draw(t, "requeue"),
-					pes:     rapid.IntRange(1, 8).Draw(t, "add-pes"),
-				})
-			}
+			evs = genEvents(t, 4, 300, 0, 8)
 		}
 		a, ea := runClassicEvents(t, p, jobs, extra, policy.NewClassic(s, policy.FirstFit{}), o, evs, seed)
 		if len(bad) > 0 {
@@ -201,17 +180,7 @@ func TestPropertyClassicEqualsDedicatedEvents(t *testing.T) {
 		name := rapid.SampledFrom([]string{"easy", "conservative"}).Draw(t, "policy")
 		p, jobs := genCase(t, estimateKind(rapid.IntRange(0, 2).Draw(t, "estimates")))
 		o := engine.Overrun(rapid.IntRange(0, 1).Draw(t, "overrun"))
-		var evs []platformEvent
-		for i, n := 0, rapid.IntRange(1, 3).Draw(t, "events"); i < n; i++ {
-			evs = append(evs, platformEvent{
-				kind:    rapid.IntRange(0, 2).Draw(t, "ev-kind"),
-				node:    rapid.IntRange(0, 100).Draw(t, "node"),
-				at:      float64(rapid.IntRange(0, 100).Draw(t, "at")),
-				down:    float64(rapid.IntRange(1, 50).Draw(t, "down")),
-				requeue: rapid.Bool().Draw(t, "requeue"),
-				pes:     rapid.IntRange(1, 4).Draw(t, "add-pes"),
-			})
-		}
+		evs := genEvents(t, 3, 100, 1, 4)
 		s, _ := policy.ParseSpec(name)
 		ded, _ := policy.New(name, nil)
 		a, ea := runClassicEvents(t, p, jobs, nil, ded, o, evs, 0)

@@ -105,6 +105,13 @@ func runCorner(p *model.Platform, jobs []model.Job, pol engine.Policy, o engine.
 	var log []string
 	setOnReserve(pol, func(j *engine.Job, s float64) { log = append(log, fmt.Sprintf("%d@%v", j.ID, s)) })
 	e := engine.New(p, jobs, pol, engine.Options{Overrun: o})
+	applyEvents(e, p, evs)
+	err := e.Run()
+	return e, log, err
+}
+
+// applyEvents schedules evs on e (nodes taken modulo p's).
+func applyEvents(e *engine.Engine, p *model.Platform, evs []platformEvent) {
 	for _, ev := range evs {
 		node := ev.node % len(p.Nodes)
 		switch ev.kind {
@@ -118,8 +125,23 @@ func runCorner(p *model.Platform, jobs []model.Job, pol engine.Policy, o engine.
 			e.AddNode(ev.at, model.NodeSpec{PEs: ev.pes, Speed: 1})
 		}
 	}
-	err := e.Run()
-	return e, log, err
+}
+
+// genEvents draws 1 to n platform events at times up to maxAt, each
+// lasting minDown to 50, an added node of up to maxPes processors.
+func genEvents(t *rapid.T, n, maxAt, minDown, maxPes int) []platformEvent {
+	var evs []platformEvent
+	for i, k := 0, rapid.IntRange(1, n).Draw(t, "events"); i < k; i++ {
+		evs = append(evs, platformEvent{
+			kind:    rapid.IntRange(0, 2).Draw(t, "ev-kind"),
+			node:    rapid.IntRange(0, 100).Draw(t, "node"),
+			at:      float64(rapid.IntRange(0, maxAt).Draw(t, "at")),
+			down:    float64(rapid.IntRange(minDown, 50).Draw(t, "down")),
+			requeue: rapid.Bool().Draw(t, "requeue"),
+			pes:     rapid.IntRange(1, maxPes).Draw(t, "add-pes"),
+		})
+	}
+	return evs
 }
 
 // TestPropertyConservativeCornersEqualAsking: the shortcuts of issue 30
@@ -134,16 +156,7 @@ func TestPropertyConservativeCornersEqualAsking(t *testing.T) {
 		o := engine.Overrun(rapid.IntRange(0, 1).Draw(t, "overrun"))
 		var evs []platformEvent
 		if rapid.IntRange(0, 2).Draw(t, "with-events") == 0 {
-			for i, n := 0, rapid.IntRange(1, 4).Draw(t, "events"); i < n; i++ {
-				evs = append(evs, platformEvent{
-					kind:    rapid.IntRange(0, 2).Draw(t, "ev-kind"),
-					node:    rapid.IntRange(0, 100).Draw(t, "node"),
-					at:      float64(rapid.IntRange(0, 300).Draw(t, "at")),
-					down:    float64(rapid.IntRange(0, 50).Draw(t, "down")),
-					requeue: rapid.Bool().Draw(t, "requeue"),
-					pes:     rapid.IntRange(1, 8).Draw(t, "add-pes"),
-				})
-			}
+			evs = genEvents(t, 4, 300, 0, 8)
 		}
 		cons := policy.NewConservative(policy.FirstFit{})
 		if rapid.IntRange(0, 3).Draw(t, "tree") != 0 {
