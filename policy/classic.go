@@ -163,16 +163,47 @@ func (c *Classic) Notify(v *engine.View, n engine.Notice) {
 		// OverrunExtend, the platform changing) change the plan: a pass
 		// follows, as in easy and conservative. (A prediction running out
 		// is the policy's own and has no pass, as in pyss.)
+		c.withdrawPending(v.Now())
 		c.reset, c.trig = true, true
 	}
 }
 
+// withdrawPending returns to the queue, each at its old place, the jobs a
+// consult=pyss decision started that the engine has not placed yet (they
+// wait for processors released at this instant): the platform changed, so
+// the plan they were started in no longer holds — they may no longer fit
+// the processors up at all, and the first of them would then block the
+// others for ever — and the pass that follows decides again. A withdrawn
+// job is predicted afresh, as a requeued one is.
+func (c *Classic) withdrawPending(now float64) {
+	pend := c.pend
+	c.pend = nil
+	for _, j := range pend {
+		if j.State != engine.Queued {
+			continue
+		}
+		d := c.d(j)
+		seq := d.seq
+		c.stopped(j)
+		d.pred = c.initialPred(j, d.est)
+		c.enqueueSeq(j, now, seq)
+	}
+	clear(pend)
+	c.pend = pend[:0]
+}
+
 func (c *Classic) enqueue(j *engine.Job, now float64) {
+	c.enqueueSeq(j, now, c.seq)
+	c.seq++
+}
+
+// enqueueSeq puts j in the queue with enqueue count seq (its place among
+// jobs of equal order key).
+func (c *Classic) enqueueSeq(j *engine.Job, now float64, seq int64) {
 	d := c.d(j)
 	d.queued = true
 	c.hist.enqueued(c, j)
-	d.seq = c.seq
-	c.seq++
+	d.seq = seq
 	if c.idx != nil {
 		c.idx.insert(j, c.orderKey(j, 0), d.seq, c.testPred(j))
 		if c.bidx != nil {
@@ -510,7 +541,7 @@ func (c *Classic) backfill(v *engine.View, p *engine.Plan) {
 	var started []*engine.Job
 	for _, j := range c.candidates(tail, c.free(now)) {
 		pred := c.testPred(j)
-		if c.easyFits(now, j, pred, shadow, &extra) && c.launch(v, p, j, pred) {
+		if c.easyStart(v, p, j, pred, shadow, &extra) {
 			started = append(started, j)
 		}
 	}
@@ -536,21 +567,30 @@ func (c *Classic) shadow(now float64, head *engine.Job, from float64) (float64, 
 	return t, c.prof.Value(t) - head.Procs
 }
 
-// easyFits is EASY's test with the head reserved at shadow: j fits now,
-// and ends by the shadow time or fits in the extra processors, which it
-// then takes.
-func (c *Classic) easyFits(now float64, j *engine.Job, pred, shadow float64, extra *int) bool {
+// easyStart is EASY's backfill step with the head reserved at shadow: j
+// starts if it fits now and ends by the shadow time or fits in the extra
+// processors, which it then takes. The extra processors are taken only
+// when the start succeeds: the engine may refuse a start the plan allows
+// when the policy is consulted between two events of one instant (an
+// estimate extended under OverrunExtend while jobs that end at this
+// instant still hold their processors), and the processors of a refused
+// start stay for the jobs behind it, as in easy.
+func (c *Classic) easyStart(v *engine.View, p *engine.Plan, j *engine.Job, pred, shadow float64, extra *int) bool {
+	now := v.Now()
 	if c.free(now) < j.Procs {
 		return false
 	}
-	if now+pred <= shadow {
-		return true
+	byShadow := now+pred <= shadow
+	if !byShadow && j.Procs > *extra {
+		return false
 	}
-	if j.Procs <= *extra {
+	if !c.launch(v, p, j, pred) {
+		return false
+	}
+	if !byShadow {
 		*extra -= j.Procs
-		return true
 	}
-	return false
+	return true
 }
 
 // selective (depth k > 1): the first k waiting jobs hold reservations in

@@ -366,9 +366,7 @@ func (c *Classic) greedy(v *engine.View, p *engine.Plan, head *engine.Job, tail 
 	extra := extra0
 	for _, j := range bestOrd {
 		pred := c.testPred(j)
-		if c.easyFits(now, j, pred, shadow, &extra) {
-			c.launch(v, p, j, pred)
-		}
+		c.easyStart(v, p, j, pred, shadow, &extra)
 	}
 }
 

@@ -262,11 +262,14 @@ func (c *Classic) cappedBackfill(v *engine.View, p *engine.Plan, head *engine.Jo
 	x := c.capx
 	m := c.hist.cap()
 	depth0 := head == nil
-	fits := func(j *engine.Job, pred float64) bool {
+	start := func(j *engine.Job, pred float64) {
 		if depth0 {
-			return c.free(now) >= j.Procs
+			if c.free(now) >= j.Procs {
+				c.launch(v, p, j, pred)
+			}
+			return
 		}
-		return c.easyFits(now, j, pred, shadow, &extra)
+		c.easyStart(v, p, j, pred, shadow, &extra)
 	}
 	// The uncapped jobs (est < m), by (est, arrival), predicted at est.
 	key, seq := math.Inf(-1), int64(math.MinInt64)
@@ -280,8 +283,8 @@ func (c *Classic) cappedBackfill(v *engine.View, p *engine.Plan, head *engine.Jo
 			break
 		}
 		key, seq = x.byEst.cursor(j)
-		if j != head && fits(j, c.d(j).est) {
-			c.launch(v, p, j, c.d(j).est)
+		if j != head {
+			start(j, c.d(j).est)
 		}
 	}
 	// The capped ones (est >= m), by arrival, all predicted at m.
@@ -296,8 +299,8 @@ func (c *Classic) cappedBackfill(v *engine.View, p *engine.Plan, head *engine.Jo
 			return
 		}
 		cursor = j.Index
-		if j != head && fits(j, m) {
-			c.launch(v, p, j, m)
+		if j != head {
+			start(j, m)
 		}
 	}
 }

@@ -340,8 +340,6 @@ func (c *Classic) scheduleIndexed(v *engine.View, p *engine.Plan) {
 			continue // the candidates are the jobs behind the head
 		}
 		pred := c.testPred(j)
-		if c.easyFits(now, j, pred, shadow, &extra) {
-			c.launch(v, p, j, pred)
-		}
+		c.easyStart(v, p, j, pred, shadow, &extra)
 	}
 }
