@@ -10,7 +10,8 @@
 # (user + sys) is measured whole; then scripts/measured-runs.py turns the logs and the
 # stores they wrote (OUT/NAME/store.db) into a Markdown table: runs, CPU, wall time, the
 # share of a core the run got, peak RSS. An experiment whose log exists is not run again
-# (remove the log to re-measure it). Run it with `nice -n 5` on a shared machine; CPU time,
+# (remove the log to re-measure it; an experiment without a log starts afresh, its
+# partial store removed, so every logged CPU time is a whole run). Run it with `nice -n 5` on a shared machine; CPU time,
 # not wall time, is the number to compare.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -33,6 +34,9 @@ fi
 for n in "${names[@]}"; do
 	log="$out/logs/$n.log"
 	[ -s "$log" ] && continue
+	# A run stopped part-way left a store that reproduce would resume: its CPU time
+	# would then be only the rest. Start such an experiment afresh.
+	rm -rf -- "${out:?}/$n" "$out/logs/$n.out" "$log.tmp"
 	/usr/bin/time -v -o "$log.tmp" "$bin" reproduce "$n" --out "$out" --quiet >"$out/logs/$n.out" 2>&1
 	mv "$log.tmp" "$log"
 done
