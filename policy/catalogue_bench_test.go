@@ -3,6 +3,7 @@ package policy_test
 import (
 	"flag"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -24,9 +25,18 @@ import (
 // on a shared machine: cpu-ns/job is the policy's CPU time (user + system,
 // getrusage) per job and x-easy its CPU time over easy's. A cost per job
 // that grows from 100k to 1M is super-linear. GRIDSCHED_BENCH_POLICIES
-// (comma-separated) restricts the aliases.
+// (comma-separated) restricts the aliases; GRIDSCHED_BENCH_LOAD sets
+// another offered load (one a policy keeps up with, where a policy that
+// cannot keep up with 0.8 piles up a queue that grows with the run).
 func BenchmarkCatalogue(b *testing.B) {
 	names := policy.AliasNames()
+	load := 0.8
+	if l := os.Getenv("GRIDSCHED_BENCH_LOAD"); l != "" {
+		var err error
+		if load, err = strconv.ParseFloat(l, 64); err != nil || !(load > 0) {
+			b.Fatalf("GRIDSCHED_BENCH_LOAD=%q: want an offered load above 0", l)
+		}
+	}
 	if only := os.Getenv("GRIDSCHED_BENCH_POLICIES"); only != "" {
 		names = strings.Split(only, ",")
 	}
@@ -39,7 +49,7 @@ func BenchmarkCatalogue(b *testing.B) {
 			if f := flag.Lookup("test.bench"); size.name == "1M" && (f == nil || !strings.Contains(f.Value.String(), "1M")) {
 				b.Skip("the 1M runs only when asked: -bench 'Catalogue/1M'")
 			}
-			cfg := sim.Config{BuiltinJobs: size.jobs, BuiltinLoad: 0.8, Platform: model.Uniform("u", size.nodes, 1), Nodes: size.nodes}
+			cfg := sim.Config{BuiltinJobs: size.jobs, BuiltinLoad: load, Platform: model.Uniform("u", size.nodes, 1), Nodes: size.nodes}
 			wl, plat, err := sim.Load(&cfg)
 			if err != nil {
 				b.Fatal(err)
