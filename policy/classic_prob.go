@@ -389,6 +389,14 @@ func (ps *probState) fits(c *Classic, now float64, P int, head, j *engine.Job) b
 		ps.refuse = growTo(ps.refuse, int(j.Index)+1, probMemo{})
 	}
 	m := &ps.refuse[j.Index]
+	if head.Procs > P {
+		// The head is wider than the processors up (a node is down):
+		// it cannot start before the platform changes, whatever j
+		// does, so every bottleneck is 0 and the chance is 0 (as
+		// EASY's shadow time is then +Inf). The rows, at most P + 1
+		// long, have no column for it.
+		return true
+	}
 	if m.ver == ps.ver+1 && m.head == head && m.dv == d.ver && m.P == P && !probNoMemo {
 		return false
 	}
