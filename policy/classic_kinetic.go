@@ -126,11 +126,16 @@ func (t *ktour) certify(w, o int32) float64 {
 	if s1 >= 0 {
 		return math.Inf(1)
 	}
-	d := s0 / -s1
-	if c := now + 0.999*d; c > now {
-		return c
+	d := 0.999 * (s0 / -s1)
+	c := now + d
+	// Rounded down: at a clock whose spacing is near d (2^52 s: 1 s) the
+	// sum can round up past the crossing, and a match not replayed
+	// there keeps a stale winner. c − now is exact (c is within a
+	// factor 2 of now, or now is 0).
+	for c > now && c-now > d {
+		c = math.Nextafter(c, math.Inf(-1))
 	}
-	return now
+	return c
 }
 
 // advance brings every match to time now.
