@@ -51,10 +51,19 @@ func genAllSpec(t *rapid.T) policy.Spec {
 func runClassicEvents(t fataler, p *model.Platform, jobs, extra []model.Job, pol engine.Policy, o engine.Overrun, evs []platformEvent, seed uint64) ([]string, error) {
 	e := engine.New(p, jobs, pol, engine.Options{Overrun: o})
 	applyEvents(e, p, evs)
+	e.AddHook(noticeTap{})
+	var chk *policy.ClassicCheck
+	if c, ok := pol.(*policy.Classic); ok && checkClassic {
+		chk = &policy.ClassicCheck{C: c, E: e}
+		e.Observe(chk)
+	}
 	if seed != 0 {
 		e.AddHook(&stretcher{r: rand.New(rand.NewPCG(seed, 1)), submit: extra})
 	}
 	err := e.Run()
+	if chk != nil {
+		checkErr = chk.Err
+	}
 	var out []string
 	up := e.View().AvailPEs()
 	for _, j := range e.Jobs() {
@@ -67,6 +76,21 @@ func runClassicEvents(t fataler, p *model.Platform, jobs, extra []model.Job, pol
 }
 
 type fataler interface{ Fatalf(string, ...interface{}) }
+
+// drawUsersProcess gives jobs owners 0 to maxUser and, half the time,
+// keeps half of them for a model process that moves running jobs' ends
+// and submits them (runClassicEvents's extra and seed).
+func drawUsersProcess(t *rapid.T, jobs []model.Job, maxUser int) (own, extra []model.Job, seed uint64) {
+	for i := range jobs {
+		jobs[i].Own()
+		jobs[i].User = rapid.IntRange(0, maxUser).Draw(t, "user")
+	}
+	if rapid.Bool().Draw(t, "process") {
+		extra, jobs = jobs[len(jobs)/2:], jobs[:len(jobs)/2]
+		seed = rapid.Uint64Range(1, 1<<62).Draw(t, "seed")
+	}
+	return jobs, extra, seed
+}
 
 // TestPropertyClassicBoundsEqualPlain: depth=all's bounds on the earliest
 // fit (allState: a plain search below the end of the generation's rises,
@@ -95,16 +119,7 @@ func TestPropertyClassicBoundsEqualPlain(t *testing.T) {
 				p.Nodes[i].Speed = rapid.SampledFrom([]float64{1, 1, 0.5, 0.8, 1.5, 3}).Draw(t, "speed")
 			}
 		}
-		for i := range jobs {
-			jobs[i].Own()
-			jobs[i].User = rapid.IntRange(0, 3).Draw(t, "user")
-		}
-		var extra []model.Job
-		var seed uint64
-		if rapid.Bool().Draw(t, "process") {
-			extra, jobs = jobs[len(jobs)/2:], jobs[:len(jobs)/2]
-			seed = rapid.Uint64Range(1, 1<<62).Draw(t, "seed")
-		}
+		jobs, extra, seed := drawUsersProcess(t, jobs, 3)
 		o := engine.Overrun(rapid.IntRange(0, 1).Draw(t, "overrun"))
 		var evs []platformEvent
 		if rapid.IntRange(0, 2).Draw(t, "with-events") == 0 {
@@ -302,16 +317,7 @@ func (s *submitAt) Before(e *engine.Engine, n engine.Notice) {
 // queue and the pass that follows starts job 6 at 13.
 func TestPendingWithdrawnOnPlatformChange(t *testing.T) {
 	for _, spec := range []string{"conservative:consult=pyss,estimate=epp", "conservative:consult=pyss,estimate=epp,compress=no", "easy:consult=pyss,estimate=epp"} {
-		s, err := policy.ParseSpec(spec)
-		if err != nil {
-			t.Fatal(err)
-		}
-		job := func(id int64, user int, submit, run, req float64, procs int) model.Job {
-			j := model.NewJob(id, submit, run, procs)
-			j.Own()
-			j.Estimate, j.User = req, user
-			return j
-		}
+		job := userJob
 		jobs := []model.Job{
 			job(1, 0, 0, 0, 5, 1), job(2, 0, 0, 0, 5, 1), // user 0's history: two runs of 0 s
 			job(3, 1, 1, 10, 10, 4), // the whole machine until 11
@@ -320,13 +326,7 @@ func TestPendingWithdrawnOnPlatformChange(t *testing.T) {
 			job(6, 3, 12, 1, 1, 1),
 		}
 		for _, requeue := range []bool{false, true} {
-			e := engine.New(model.Uniform("u", 4, 1), jobs, policy.NewClassic(s, policy.FirstFit{}), engine.Options{})
-			e.RemoveNode(13, 3, requeue)
-			e.AddNode(100, model.NodeSpec{PEs: 1, Speed: 1})
-			if err := e.Run(); err != nil {
-				t.Fatalf("%s: %v", spec, err)
-			}
-			js := e.Jobs()
+			js := runNodeRemovedAt13(t, spec, jobs, requeue)
 			got := fmt.Sprintf("job 4 [%v, %v], job 5 [%v, %v], job 6 [%v, %v]", js[3].Start, js[3].End, js[4].Start, js[4].End, js[5].Start, js[5].End)
 			if want := "job 4 [11, 16], job 5 [100, 105], job 6 [13, 14]"; got != want {
 				t.Fatalf("%s, requeue %v: %s; want %s", spec, requeue, got, want)

@@ -45,3 +45,7 @@ func FitClass(procs int, dur float64) (k, P int, D float64, ok bool) { return fi
 
 // FitDC is fitDC.
 const FitDC = fitDC
+
+// PendLen is the number of jobs c's consult=pyss decisions started that
+// wait for processors still held in the engine (tests).
+func PendLen(c *Classic) int { return len(c.pend) }
