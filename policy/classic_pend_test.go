@@ -239,3 +239,39 @@ func runNodeRemovedAt13(t *testing.T, spec string, jobs []model.Job, requeue boo
 	}
 	return e.Jobs()
 }
+
+// TestEasyExtraSpentByPendingStart: under consult=pyss a backfilled job
+// that the plan starts on processors a job ending at this instant still
+// holds (it waits in Classic.pend) takes EASY's extra processors as a
+// start does (pyss starts it). Jobs 1 and 2 (2 processors each) run to
+// 10 and 5; the head, job 3 (3 processors), is reserved at 10 with 1
+// extra processor; jobs 4 and 5 (1 processor, past 10) wait from 4.
+// Job 6 arrives at 5, before job 2's end is handled: the pass starts job 4
+// in the extra processor, pending until job 2 ends, and job 5 may not
+// start (it would delay the head to 25). The pass after job 2's end
+// under the default consultation decides the same.
+func TestEasyExtraSpentByPendingStart(t *testing.T) {
+	job := func(id int64, submit, run float64, procs int) model.Job {
+		j := model.NewJob(id, submit, run, procs)
+		j.Estimate = run
+		return j
+	}
+	jobs := []model.Job{job(1, 0, 10, 2), job(2, 0, 5, 2), job(3, 3, 10, 3), job(4, 4, 20, 1), job(5, 4, 20, 1), job(6, 5, 1, 4)}
+	for _, spec := range []string{"easy:consult=pyss", "easy", "easy:consult=pyss,backfill=sjbf", "easy:consult=pyss,backfill=greedy"} {
+		s, err := policy.ParseSpec(spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e := engine.New(model.Uniform("u", 4, 1), jobs, policy.NewClassic(s, policy.FirstFit{}), engine.Options{})
+		if err := e.Run(); err != nil {
+			t.Fatalf("%s: %v", spec, err)
+		}
+		var got []string
+		for _, j := range e.Jobs()[2:] {
+			got = append(got, fmt.Sprint(j.ID, "@", j.Start))
+		}
+		if want := "[3@10 4@5 5@20 6@40]"; fmt.Sprint(got) != want {
+			t.Errorf("%s: %v, want %s", spec, got, want)
+		}
+	}
+}
