@@ -154,15 +154,18 @@ func (c *Classic) Notify(v *engine.View, n engine.Notice) {
 		c.stopped(j)
 		c.trig = true
 	case engine.NoticeEstimateExtended:
+		// A job outliving its request under OverrunExtend is the engine's
+		// event and changes the plan: a pass follows, as in easy and
+		// conservative. (A prediction running out is the policy's own and
+		// has no pass, as in pyss.)
 		if d := c.d(j); d.running && d.pstart+d.ppred <= v.Now() {
 			c.raise(j)
 		}
 		c.reset, c.trig = true, true
 	case engine.NoticeNodeDown, engine.NoticeNodeUp:
-		// The engine's own events (a job outliving its request under
-		// OverrunExtend, the platform changing) change the plan: a pass
-		// follows, as in easy and conservative. (A prediction running out
-		// is the policy's own and has no pass, as in pyss.)
+		// The platform changed: the plan is rebuilt in the pass that
+		// follows, as in easy and conservative, and the starts still
+		// waiting for processors (consult=pyss) are decided again.
 		c.withdrawPending(v.Now())
 		c.reset, c.trig = true, true
 	}

@@ -135,7 +135,7 @@ func (t *ktour) certify(w, o int32) float64 {
 	for c > now && c-now > d {
 		c = math.Nextafter(c, math.Inf(-1))
 	}
-	return c
+	return max(c, now)
 }
 
 // advance brings every match to time now.
