@@ -144,10 +144,10 @@ func (c *Classic) Notify(v *engine.View, n engine.Notice) {
 		c.trig, c.reset = true, true
 	case engine.NoticeEnded:
 		d := c.d(j)
-		if d.running && v.Now() < d.pstart+d.ppred {
+		if d.running && v.Now() < slotEnd(d.pstart, d.ppred) {
 			c.early = true
 			if c.s.Depth == DepthAll && c.s.Compress {
-				c.all.rises.log(v.Now(), d.pstart+d.ppred, -1)
+				c.all.rises.log(v.Now(), slotEnd(d.pstart, d.ppred), -1)
 			}
 		}
 		c.hist.ended(c, j, j.End-j.Start)
@@ -158,7 +158,7 @@ func (c *Classic) Notify(v *engine.View, n engine.Notice) {
 		// event and changes the plan: a pass follows, as in easy and
 		// conservative. (A prediction running out is the policy's own and
 		// has no pass, as in pyss.)
-		if d := c.d(j); d.running && d.pstart+d.ppred <= v.Now() {
+		if d := c.d(j); d.running && slotEnd(d.pstart, d.ppred) <= v.Now() {
 			c.raise(j)
 		}
 		c.reset, c.trig = true, true
@@ -274,20 +274,31 @@ func (c *Classic) stopped(j *engine.Job) {
 	}
 }
 
-// slot puts j in the profile over [t, t+pred).
+// slot puts j in the profile over [t, slotEnd(t, pred)).
 func (c *Classic) slot(j *engine.Job, t, pred float64) {
 	d := c.d(j)
 	d.pstart, d.ppred = t, pred
-	c.prof.Reserve(t, t+pred, j.Procs)
+	c.prof.Reserve(t, slotEnd(t, pred), j.Procs)
 }
+
+// slotEnd is t + pred, or the largest float64 where the sum overflows.
+// A prediction of factor × request (estimate=double,factor=1e300), a
+// history's ratio × request, or a reservation far out plus a long
+// prediction can pass it; a slot ending at +Inf never leaves the profile,
+// so at depth=all a job that fits the processors up found no earliest
+// fit, was left without a reservation, and nothing placed it again
+// (compression moves only reserved jobs): it waited for ever
+// (TestClassicSlotPastMaxFloat). Ending at the largest float, every slot
+// leaves the profile free beyond it.
+func slotEnd(t, pred float64) float64 { return min(t+pred, math.MaxFloat64) }
 
 func (c *Classic) unslot(j *engine.Job) {
 	d := c.d(j)
 	if !math.IsNaN(d.pstart) {
-		c.prof.Unreserve(d.pstart, d.pstart+d.ppred, j.Procs)
+		c.prof.Unreserve(d.pstart, slotEnd(d.pstart, d.ppred), j.Procs)
 		if c.s.Depth == DepthAll {
 			c.all.due.del(j)
-			c.all.rose(d.pstart + d.ppred)
+			c.all.rose(slotEnd(d.pstart, d.ppred))
 		}
 		d.pstart = math.NaN()
 	}
@@ -341,7 +352,7 @@ func (c *Classic) launch(v *engine.View, p *engine.Plan, j *engine.Job, pred flo
 	if c.prob != nil {
 		c.run = append(c.run, j)
 	}
-	c.exp.push(now+pred, j)
+	c.exp.push(slotEnd(now, pred), j)
 	return true
 }
 
@@ -369,7 +380,7 @@ func (c *Classic) expire(now float64) {
 		e := c.exp.pop()
 		j := e.j
 		d := c.d(j)
-		if !d.running || j.State != engine.Running || d.pstart+d.ppred != e.t {
+		if !d.running || j.State != engine.Running || slotEnd(d.pstart, d.ppred) != e.t {
 			continue // stale, or not started in the engine yet
 		}
 		if j.End <= now {
@@ -389,7 +400,7 @@ func (c *Classic) raise(j *engine.Job) {
 	c.unslot(j)
 	d.pred = j.Est
 	c.slot(j, start, j.Est)
-	c.exp.push(start+j.Est, j)
+	c.exp.push(slotEnd(start, j.Est), j)
 	if c.s.Depth == DepthAll {
 		// The longer slot may overlap reservations: re-plan them all
 		// (compression only ever moves a reservation earlier).

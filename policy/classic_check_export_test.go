@@ -61,7 +61,7 @@ func (k *ClassicCheck) check(now float64) error {
 		d := &c.jd[j.Index]
 		pend := seen[j] > 0
 		if !math.IsNaN(d.pstart) {
-			slots = append(slots, pt{d.pstart, -j.Procs}, pt{d.pstart + d.ppred, j.Procs})
+			slots = append(slots, pt{d.pstart, -j.Procs}, pt{slotEnd(d.pstart, d.ppred), j.Procs})
 		}
 		switch {
 		case j.State == engine.Running || pend:
@@ -72,7 +72,7 @@ func (k *ClassicCheck) check(now float64) error {
 				return fmt.Errorf("job %d running (pending %v): running %v queued %v pstart %v", j.ID, pend, d.running, d.queued, d.pstart)
 			}
 			runCount++
-			if end := d.pstart + d.ppred; end > now {
+			if end := slotEnd(d.pstart, d.ppred); end > now {
 				ok := false
 				for _, e := range c.exp.h {
 					if e.j == j && e.t == end {

@@ -125,7 +125,8 @@ func CheckCase(c Case, f Factory, ov engine.Overrun, allowUnfinished bool) error
 }
 
 // Run simulates jobs on p under pol with an observer that checks, at
-// every event, that no node is oversubscribed, that a started job has
+// every event, that no node is oversubscribed (nodes added while it runs
+// too) or given to a job while it is down, that a started job has
 // exactly its processors, that no job starts before its submission and
 // that busy processors never exceed the available ones. It returns the
 // engine and the first broken invariant or the run's error (a policy
@@ -136,10 +137,7 @@ func Run(p *model.Platform, jobs []model.Job, pol engine.Policy, ov engine.Overr
 	for _, f := range setup {
 		f(e)
 	}
-	c := &observer{used: make([]int, len(p.Nodes))}
-	for _, n := range p.Nodes {
-		c.pes = append(c.pes, n.PEs)
-	}
+	c := &observer{v: e.View()}
 	e.Observe(c)
 	err := e.Run()
 	if f, ok := pol.(engine.FinishingPolicy); ok {
@@ -152,8 +150,8 @@ func Run(p *model.Platform, jobs []model.Job, pol engine.Policy, ov engine.Overr
 }
 
 type observer struct {
-	used []int
-	pes  []int
+	v    *engine.View
+	used []int // per node, as the engine numbers them (added nodes too)
 	err  error
 }
 
@@ -179,15 +177,18 @@ func (c *observer) JobStarted(now float64, j *engine.Job) {
 	if got := j.Alloc.PEs(); got != j.Procs {
 		c.fail("job %d started on %d processors, it needs %d", j.ID, got, j.Procs)
 	}
+	if k := c.v.NumNodes(); len(c.used) < k {
+		c.used = append(c.used, make([]int, k-len(c.used))...) // nodes added since
+	}
 	for _, s := range j.Alloc {
-		for n := s.First; n < s.First+s.Count; n++ {
-			if int(n) >= len(c.used) {
-				c.fail("job %d started on node %d of %d", j.ID, n, len(c.used))
+		for n := int(s.First); n < int(s.First+s.Count); n++ {
+			if n >= len(c.used) || !c.v.NodeUp(n) {
+				c.fail("job %d started at %g on node %d, which is down or not one of the %d nodes", j.ID, now, n, len(c.used))
 				return
 			}
 			c.used[n] += int(s.PEs)
-			if c.used[n] > c.pes[n] {
-				c.fail("node %d oversubscribed at %g: %d processors in use of %d (job %d)", n, now, c.used[n], c.pes[n], j.ID)
+			if pes := c.v.Node(n).PEs; c.used[n] > pes {
+				c.fail("node %d oversubscribed at %g: %d processors in use of %d (job %d)", n, now, c.used[n], pes, j.ID)
 			}
 		}
 	}
