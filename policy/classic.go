@@ -312,7 +312,7 @@ func (c *Classic) canStartNow(now, pred float64, procs int) bool {
 	if c.prof.Value(now) < procs {
 		return false
 	}
-	_, below := c.prof.FirstBelow(now, now+pred, procs)
+	_, below := c.prof.FirstBelow(now, slotEnd(now, pred), procs)
 	return !below
 }
 
@@ -594,7 +594,7 @@ func (c *Classic) easyStart(v *engine.View, p *engine.Plan, j *engine.Job, pred,
 	if c.free(now) < j.Procs {
 		return false
 	}
-	byShadow := now+pred <= shadow
+	byShadow := slotEnd(now, pred) <= shadow
 	if !byShadow && j.Procs > *extra {
 		return false
 	}

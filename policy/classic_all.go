@@ -196,7 +196,7 @@ func (c *Classic) compressAll(now float64) {
 		c.slot(j, t, pred)
 		a.due.set(j, t)
 		// The old slot is free again beyond the new one's end.
-		if lo, hi := max(r, t+pred), r+pred; lo < hi {
+		if lo, hi := max(r, slotEnd(t, pred)), slotEnd(r, pred); lo < hi {
 			a.rises.log(lo, hi, c.prof.MaxOver(lo, hi))
 		}
 		*chk = a.rises.n

@@ -349,7 +349,7 @@ func (c *Classic) greedy(v *engine.View, p *engine.Plan, head *engine.Job, tail 
 			if j.Procs > free {
 				continue
 			}
-			if now+pred <= shadow {
+			if slotEnd(now, pred) <= shadow {
 				free -= j.Procs
 				n++
 			} else if j.Procs <= extra {
@@ -391,7 +391,7 @@ func (c *Classic) lookahead(v *engine.View, p *engine.Plan, head *engine.Job, ta
 	rel := c.scratch2[:0]
 	for _, j := range q {
 		pred := c.testPred(j)
-		if j.Procs <= F && (now+pred <= shadow || j.Procs <= extra0) {
+		if j.Procs <= F && (slotEnd(now, pred) <= shadow || j.Procs <= extra0) {
 			rel = append(rel, j)
 		}
 	}
@@ -414,7 +414,7 @@ func (c *Classic) lookahead(v *engine.View, p *engine.Plan, head *engine.Job, ta
 	}
 	for r, j := range rel {
 		pred := c.testPred(j)
-		isLong := now+pred > shadow
+		isLong := slotEnd(now, pred) > shadow
 		u := float64(j.Procs) * pred
 		if c.s.Score == "procs" {
 			u = float64(j.Procs)

@@ -515,3 +515,29 @@ func TestClassicSlotPastMaxFloat(t *testing.T) {
 		}
 	}
 }
+
+// TestClassicInfPredictionBackfills: with slots ending at the largest
+// float64 (slotEnd), EASY's test that a candidate ends by the head's
+// shadow time compares the candidate's slot end too. Predictions are
+// factor × request = +Inf: job 1 holds 2 of 4 processors to the largest
+// float64, the head (job 2, 4 processors) is reserved there, and job 3
+// (2 processors, also +Inf) ends by then in the profile, so it is
+// backfilled at 2 — as before the clamp, when every one of these times
+// was +Inf, and as pyss decides (inf <= inf).
+func TestClassicInfPredictionBackfills(t *testing.T) {
+	for _, base := range []string{"easy-double", "easy-double:backfill=sjbf", "easy-double:backfill=lookahead", "classic:depth=2,estimate=double", "filler:estimate=double"} {
+		spec, err := policy.WithKeys(base, []string{"factor=1.7976931348623157e308"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, _ := policy.ParseSpec(spec)
+		jobs := []model.Job{fuzzJob(1, 0, 10, 5, 2), fuzzJob(2, 1, 1, 1, 4), fuzzJob(3, 2, 3, 3, 2)}
+		e, err := policytest.Run(oneNode(4), jobs, policy.NewClassic(s, policy.FirstFit{}), engine.OverrunKill)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := e.Jobs()[2].Start; got != 2 {
+			t.Errorf("%s: job 3 starts at %v, want 2 (backfilled)", spec, got)
+		}
+	}
+}

@@ -238,7 +238,7 @@ func (x *oindex) cursor(j *engine.Job) (float64, int64) {
 }
 
 func (x *oindex) may(procs, free, both int32, now, pred, shadow float64) bool {
-	return procs <= free && (procs <= both || now+pred <= shadow)
+	return procs <= free && (procs <= both || slotEnd(now, pred) <= shadow)
 }
 
 func (x *oindex) find(i int32, key float64, seq int64, free, both int32, now, shadow float64) int32 {
