@@ -158,22 +158,27 @@ func checkFuzzCase(spec string, s policy.Spec, c fuzzWorkload) error {
 	return nil
 }
 
+// maxSpecError bounds a spec error's length: the lists of aliases or
+// keys it names, and the input quoted at most quote.MaxRunes characters
+// at a time (a 1 MB spec string is not repeated).
+const maxSpecError = 2000
+
 // checkSpecRefusal: a refused spec string gets a SpecError of one line
-// whose column lies in the string (or just after it), and policy.New
-// refuses it too.
+// whose column lies in the string (or just after it), that quotes the
+// input clipped, and policy.New refuses it too.
 func checkSpecRefusal(t *testing.T, spec string, err error) {
 	var se *policy.SpecError
 	if !errors.As(err, &se) {
 		t.Fatalf("%q: error %T %v, want a *policy.SpecError", spec, err, err)
 	}
 	msg := err.Error()
-	if se.Msg == "" || strings.ContainsAny(msg, "\n\r") || se.Pos < 0 || se.Pos > len(spec) || !strings.Contains(msg, "column") {
+	if se.Msg == "" || strings.ContainsAny(msg, "\n\r") || se.Pos < 0 || se.Pos > len(spec) || !strings.Contains(msg, "column") || len(msg) > maxSpecError {
 		t.Fatalf("%q: unclear error (column %d of %d bytes): %q", spec, se.Pos+1, len(spec), msg)
 	}
 	if _, err := policy.New(spec, nil); err == nil && !slices.Contains(policy.Names(), spec) {
 		t.Fatalf("%q: ParseSpec refuses it (%v), policy.New accepts it", spec, msg)
-	} else if err != nil && strings.ContainsAny(err.Error(), "\n\r") {
-		t.Fatalf("%q: policy.New's error is not one line: %q", spec, err)
+	} else if err != nil && (strings.ContainsAny(err.Error(), "\n\r") || len(err.Error()) > 2*maxSpecError) {
+		t.Fatalf("%q: policy.New's error is not one short line: %q", spec, err)
 	}
 }
 

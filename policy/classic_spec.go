@@ -5,6 +5,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/gridsched/gridsched/internal/quote"
 )
 
 // Spec is a point in the classic catalogue's four axes (queue order,
@@ -185,7 +187,7 @@ type SpecError struct {
 }
 
 func (e *SpecError) Error() string {
-	return fmt.Sprintf("policy %q, column %d: %s", e.Spec, e.Pos+1, e.Msg)
+	return fmt.Sprintf("policy %s, column %d: %s", quote.Clip(e.Spec), e.Pos+1, e.Msg)
 }
 
 // ParseSpec reads BASE or BASE:key=value,... where BASE is a classic
@@ -200,7 +202,7 @@ func ParseSpec(str string) (Spec, error) {
 	} else if a, ok := aliases[base]; ok {
 		s = a.spec
 	} else {
-		return Spec{}, &SpecError{str, 0, fmt.Sprintf("unknown base policy %q (classic or an alias: %s)", base, strings.Join(AliasNames(), ", "))}
+		return Spec{}, &SpecError{str, 0, fmt.Sprintf("unknown base policy %s (classic or an alias: %s)", quote.Clip(base), strings.Join(AliasNames(), ", "))}
 	}
 	if !hasKeys {
 		return s, nil
@@ -213,11 +215,11 @@ func ParseSpec(str string) (Spec, error) {
 	for _, kv := range strings.Split(rest, ",") {
 		k, v, ok := strings.Cut(kv, "=")
 		if !ok || k == "" {
-			return Spec{}, &SpecError{str, pos, fmt.Sprintf("%q is not key=value", kv)}
+			return Spec{}, &SpecError{str, pos, fmt.Sprintf("%s is not key=value", quote.Clip(kv))}
 		}
 		vpos := pos + len(k) + 1
 		if seen[k] {
-			return Spec{}, &SpecError{str, pos, fmt.Sprintf("key %q given twice", k)}
+			return Spec{}, &SpecError{str, pos, fmt.Sprintf("key %s given twice", quote.Clip(k))}
 		}
 		seen[k] = true
 		if err := s.set(k, v); err != nil {
@@ -250,14 +252,19 @@ func oneOf(v string, vals []string, what string) error {
 			return nil
 		}
 	}
-	return fmt.Errorf("%s %q: want one of %s", what, v, strings.Join(vals, ", "))
+	return fmt.Errorf("%s %s: want one of %s", what, quote.Clip(v), strings.Join(vals, ", "))
 }
 
 func (s *Spec) set(k, v string) error {
 	num := func(lo float64) (float64, error) {
+		// Decimal only, as the workload readers take numbers: ParseFloat
+		// also reads hex ("0x1p-2") and digit separators ("1_0").
 		x, err := strconv.ParseFloat(v, 64)
-		if err != nil || math.IsNaN(x) || math.IsInf(x, 0) || x < lo {
-			return 0, fmt.Errorf("%s %q: want a number >= %g", k, v, lo)
+		if t := strings.TrimLeft(v, "+-"); err != nil || strings.HasPrefix(t, "0x") || strings.HasPrefix(t, "0X") || strings.Contains(v, "_") || math.IsNaN(x) || math.IsInf(x, 0) {
+			return 0, fmt.Errorf("%s %s: want a finite decimal number", k, quote.Clip(v))
+		}
+		if x < lo {
+			return 0, fmt.Errorf("%s %s: want a number >= %g", k, quote.Clip(v), lo)
 		}
 		return x, nil
 	}
@@ -268,7 +275,7 @@ func (s *Spec) set(k, v string) error {
 		case "no", "false":
 			return false, nil
 		}
-		return false, fmt.Errorf("%s %q: want yes or no", k, v)
+		return false, fmt.Errorf("%s %s: want yes or no", k, quote.Clip(v))
 	}
 	var err error
 	switch k {
@@ -294,7 +301,7 @@ func (s *Spec) set(k, v string) error {
 		}
 		n, e := strconv.Atoi(v)
 		if e != nil || n < 0 || n >= DepthAll {
-			return fmt.Errorf("depth %q: want 0, 1, a number of reservations, or all", v)
+			return fmt.Errorf("depth %s: want 0, 1, a number of reservations, or all", quote.Clip(v))
 		}
 		s.Depth = n
 	case "compress":
@@ -304,12 +311,12 @@ func (s *Spec) set(k, v string) error {
 	case "factor":
 		s.Factor, err = num(0)
 		if err == nil && s.Factor == 0 {
-			err = fmt.Errorf("factor %q: want a number > 0", v)
+			err = fmt.Errorf("factor %s: want a number > 0", quote.Clip(v))
 		}
 	case "window":
 		n, e := strconv.Atoi(v)
 		if e != nil || n < 0 {
-			return fmt.Errorf("window %q: want a whole number >= 0", v)
+			return fmt.Errorf("window %s: want a whole number >= 0", quote.Clip(v))
 		}
 		s.Window = n
 	case "delay":
@@ -317,7 +324,7 @@ func (s *Spec) set(k, v string) error {
 	case "threshold":
 		s.Threshold, err = num(0)
 		if err == nil && s.Threshold > 1 {
-			err = fmt.Errorf("threshold %q: want a number in [0, 1]", v)
+			err = fmt.Errorf("threshold %s: want a number in [0, 1]", quote.Clip(v))
 		}
 	case "w_wait":
 		s.WWait, err = num(math.Inf(-1))
@@ -332,7 +339,7 @@ func (s *Spec) set(k, v string) error {
 		for _, kk := range Keys {
 			ks = append(ks, kk[0])
 		}
-		return fmt.Errorf("unknown key %q (known: %s)", k, strings.Join(ks, ", "))
+		return fmt.Errorf("unknown key %s (known: %s)", quote.Clip(k), strings.Join(ks, ", "))
 	}
 	return err
 }
@@ -403,7 +410,7 @@ func WithKeys(base string, kvs []string) (string, error) {
 	}
 	name, _, hasKeys := strings.Cut(base, ":")
 	if _, ok := aliases[name]; !ok && name != "classic" {
-		return "", fmt.Errorf("policy %q is not a policy of the classic catalogue (classic or an alias: %s): policy.%s sets one of its axes", base, strings.Join(AliasNames(), ", "), strings.SplitN(kvs[0], "=", 2)[0])
+		return "", fmt.Errorf("policy %s is not a policy of the classic catalogue (classic or an alias: %s): policy.%s sets one of its axes", quote.Clip(base), strings.Join(AliasNames(), ", "), strings.SplitN(kvs[0], "=", 2)[0])
 	}
 	sep := ":"
 	if hasKeys {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/gridsched/gridsched/engine"
+	"github.com/gridsched/gridsched/internal/quote"
 )
 
 // Factory builds a fresh policy for one simulation. Node selection is a
@@ -35,7 +36,7 @@ func New(name string, sel NodeSelector) (engine.Policy, error) {
 	if !ok {
 		_, isAlias := aliases[name]
 		if !isAlias && name != "classic" && !strings.Contains(name, ":") {
-			return nil, fmt.Errorf("unknown policy %q (known: %v; or an alias with axes, e.g. easy:order=sjf,backfill=sjbf)", name, Names())
+			return nil, fmt.Errorf("unknown policy %s (known: %v; or an alias with axes, e.g. easy:order=sjf,backfill=sjbf)", quote.Clip(name), Names())
 		}
 		return newFromSpec(name, sel)
 	}
