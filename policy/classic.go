@@ -281,17 +281,6 @@ func (c *Classic) slot(j *engine.Job, t, pred float64) {
 	c.prof.Reserve(t, slotEnd(t, pred), j.Procs)
 }
 
-// slotEnd is t + pred, or the largest float64 where the sum overflows.
-// A prediction of factor × request (estimate=double,factor=1e300), a
-// history's ratio × request, or a reservation far out plus a long
-// prediction can pass it; a slot ending at +Inf never leaves the profile,
-// so at depth=all a job that fits the processors up found no earliest
-// fit, was left without a reservation, and nothing placed it again
-// (compression moves only reserved jobs): it waited for ever
-// (TestClassicSlotPastMaxFloat). Ending at the largest float, every slot
-// leaves the profile free beyond it.
-func slotEnd(t, pred float64) float64 { return min(t+pred, math.MaxFloat64) }
-
 func (c *Classic) unslot(j *engine.Job) {
 	d := c.d(j)
 	if !math.IsNaN(d.pstart) {

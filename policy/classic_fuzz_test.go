@@ -117,9 +117,49 @@ func checkSpecString(t *testing.T, spec string, data []byte) {
 	if back, err := policy.ParseSpec(s.String()); err != nil || back != s {
 		t.Fatalf("%q is %s, which reads back as %+v (error %v), not %+v", spec, s, back, err, s)
 	}
-	if err := checkFuzzCase(spec, s, fuzzCase(data)); err != nil {
-		t.Fatal(err)
+	c, extra := fuzzCase(data)
+	run := spec
+	if e := withFuzzKeys(s, extra); e != s {
+		s, run = e, e.String()
 	}
+	if err := checkFuzzCase(run, s, c); err != nil {
+		t.Fatalf("spec %q with %v: %v", spec, extra, err)
+	}
+}
+
+// fuzzKeys are the keys fuzzCase's last bytes may set on an accepted
+// spec, each with its values: every axis value and options at their
+// edges, so that one input reaches combinations a mutated string seldom
+// spells (the string's own keys are mutated byte by byte).
+var fuzzKeys = [][]string{
+	append([]string{"order"}, policy.Orders...),
+	{"depth", "0", "1", "2", "3", "all"},
+	append([]string{"backfill"}, policy.BackfillOrders...),
+	append([]string{"estimate"}, policy.Estimates...),
+	{"factor", "1e-300", "0.5", "1", "3", "1e300", "1.7976931348623157e308"},
+	{"consult", "settled", "pyss"},
+	{"window", "0", "1", "2", "1000000"},
+	{"delay", "0", "0.5", "1e300"},
+	{"threshold", "0", "0.01", "1"},
+	{"common", "yes", "no"},
+	{"compress", "yes", "no"},
+	{"score", "area", "procs"},
+	{"w_wait", "-1", "0", "1e300"},
+	{"w_sld", "-1e300", "1", "1e300"},
+	{"w_bypass", "-1", "5"},
+	{"w_size", "-1", "1e300"},
+}
+
+// withFuzzKeys is s with each key=value of kvs set (Spec.Set) where the
+// point stays runnable.
+func withFuzzKeys(s policy.Spec, kvs []string) policy.Spec {
+	for _, kv := range kvs {
+		k, v, _ := strings.Cut(kv, "=")
+		if u := s; u.Set(k, v) == nil {
+			s = u
+		}
+	}
+	return s
 }
 
 // checkFuzzCase runs c under spec (s) with both overrun options, checks
@@ -254,8 +294,10 @@ func fuzzEstimate(f *fuzzBytes, run float64) float64 {
 // processors; the clock base; jobs (b%41); platform events (b%4); flags
 // (users, deadlines, jobs wider than the platform); then per job its
 // submit gap, run time, estimate, processors, user and deadline, and per
-// event its kind, node, time, duration, requeue and added processors.
-func fuzzCase(data []byte) fuzzWorkload {
+// event its kind, node, time, duration, requeue and added processors;
+// last, 0-3 keys to set on the spec (fuzzKeys: a byte for the key, one
+// for the value).
+func fuzzCase(data []byte) (fuzzWorkload, []string) {
 	h := fnv.New64a()
 	h.Write(data)
 	f := &fuzzBytes{data: data, r: rand.New(rand.NewPCG(h.Sum64(), 7))}
@@ -300,7 +342,12 @@ func fuzzCase(data []byte) fuzzWorkload {
 		used[ev.node] = true
 		c.evs = append(c.evs, ev)
 	}
-	return c
+	var extra []string
+	for range f.next() % 4 {
+		k := pick(f, fuzzKeys...)
+		extra = append(extra, k[0]+"="+k[1+f.next()%(len(k)-1)])
+	}
+	return c, extra
 }
 
 // apply schedules c's events on e.
@@ -493,29 +540,41 @@ func oneNode(pes int) *model.Platform {
 // at depth=all the next job found no earliest fit although it fits the
 // processors up, got no reservation, and nothing placed it again: it
 // waited for ever (found by FuzzClassicSpec's first seeds). Slots now end
-// at the largest float64 at the latest (slotEnd).
+// at the largest float64 at the latest (slotEnd), in the dedicated
+// conservative too, whose slots overflowed where the catalogue's no
+// longer did and which then decided otherwise (found by FuzzClassicSpec:
+// job 16 started at 669 instead of 672; checkFuzzCase compares the two).
 func TestClassicSlotPastMaxFloat(t *testing.T) {
+	const M = math.MaxFloat64
+	// Eight single-processor nodes; a node of 2 added at 3; node 6
+	// removed and a node of 4 added at 10.
+	eight := model.Uniform("u", 8, 1)
+	evs := []fuzzEvent{{kind: 4, at: 3, pes: 2}, {kind: 3, node: 6, at: 10, pes: 4}}
 	for _, tc := range []struct {
 		spec string
-		jobs []model.Job
+		c    fuzzWorkload
 	}{
 		// 2 × 1e300 × 1e9 s: job 1's slot ran to +Inf; job 2 (the whole
 		// node) waited for ever after job 1 ended at 110. The request
 		// (1e9 s) is one a trace may give; the factor is the spec's.
-		{"conservative-double:factor=1e300", []model.Job{fuzzJob(1, 100, 10, 1e9, 2), fuzzJob(2, 101, 600, -1, 4)}},
+		{"conservative-double:factor=1e300", fuzzWorkload{p: oneNode(4), jobs: []model.Job{fuzzJob(1, 100, 10, 1e9, 2), fuzzJob(2, 101, 600, -1, 4)}}},
 		// alpha: job 1 ran 10 × its request (OverrunExtend), so job 2 is
 		// predicted 10 × the largest float64.
-		{"conservative:estimate=alpha", []model.Job{fuzzJob(1, 0, 10, 1, 2), fuzzJob(2, 100, 10, math.MaxFloat64, 2), fuzzJob(3, 101, 600, -1, 4)}},
+		{"conservative:estimate=alpha", fuzzWorkload{p: oneNode(4), jobs: []model.Job{fuzzJob(1, 0, 10, 1, 2), fuzzJob(2, 100, 10, M, 2), fuzzJob(3, 101, 600, -1, 4)}}},
 		// Without compression: job 2 holds its processors to the largest
 		// float64, job 3 is reserved there for 1e300 s (to +Inf), and job 4
 		// found no fit at all.
-		{"conservative:compress=no", []model.Job{fuzzJob(1, 0, 600, -1, 4), fuzzJob(2, 0, 10, math.MaxFloat64, 2), fuzzJob(3, 67, 600, 1e300, 3), fuzzJob(4, 128, 1, -1, 4)}},
+		{"conservative:compress=no", fuzzWorkload{p: oneNode(4), jobs: []model.Job{fuzzJob(1, 0, 600, -1, 4), fuzzJob(2, 0, 10, M, 2), fuzzJob(3, 67, 600, 1e300, 3), fuzzJob(4, 128, 1, -1, 4)}}},
+		// The dedicated conservative against the catalogue's point.
+		{"conservative", fuzzWorkload{p: eight, evs: evs, jobs: []model.Job{
+			fuzzJob(3, 2, 600, -1, 5), fuzzJob(5, 7, 600, -1, 8), fuzzJob(12, 77, 59, -1, 2), fuzzJob(14, 77, 59, M, 6), fuzzJob(16, 78, 0, M, 9),
+			fuzzJob(19, 80.001, 3, -1, 10), fuzzJob(22, 140.001, 3, -1, 5), fuzzJob(24, 142.001, 59, 1e300, 3), fuzzJob(33, 143.502, 0, M, 5)}}},
 	} {
 		s, err := policy.ParseSpec(tc.spec)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := checkFuzzCase(tc.spec, s, fuzzWorkload{p: oneNode(4), jobs: tc.jobs}); err != nil {
+		if err := checkFuzzCase(tc.spec, s, tc.c); err != nil {
 			t.Error(err)
 		}
 	}

@@ -171,7 +171,7 @@ func (c *Conservative) place(now float64, j *engine.Job) {
 		c.OnReserve(j, t)
 	}
 	if !math.IsInf(t, 1) {
-		c.run.prof.Reserve(t, t+j.Est, j.Procs)
+		c.run.prof.Reserve(t, slotEnd(t, j.Est), j.Procs)
 		c.due.set(j, t)
 	}
 }
@@ -230,7 +230,7 @@ const fitDC = 8 * 64
 func (c *Conservative) unplace(j *engine.Job) {
 	r := c.resOf(j)
 	if t := *r; !math.IsNaN(t) && !math.IsInf(t, 1) {
-		c.run.prof.Unreserve(t, t+j.Est, j.Procs)
+		c.run.prof.Unreserve(t, slotEnd(t, j.Est), j.Procs)
 	}
 	*r = math.NaN()
 }
@@ -341,7 +341,7 @@ func (c *Conservative) compressQueue(now float64) {
 		}
 		c.moves++
 		c.unplace(j)
-		c.run.prof.Reserve(t, t+j.Est, j.Procs)
+		c.run.prof.Reserve(t, slotEnd(t, j.Est), j.Procs)
 		*c.resOf(j) = t
 		if c.OnReserve != nil {
 			c.OnReserve(j, t)
@@ -349,7 +349,7 @@ func (c *Conservative) compressQueue(now float64) {
 		c.due.set(j, t)
 		if !math.IsInf(r, 1) {
 			// The old slot is free again beyond the new one's end.
-			if a, b := max(r, t+j.Est), r+j.Est; a < b {
+			if a, b := max(r, slotEnd(t, j.Est)), slotEnd(r, j.Est); a < b {
 				c.logRise(a, b, c.run.prof.MaxOver(a, b))
 			}
 		}
@@ -495,7 +495,7 @@ func (c *Conservative) startDue(v *engine.View, p *engine.Plan) bool {
 			return false
 		}
 		c.due.pop()
-		c.run.prof.Unreserve(e.t, e.t+j.Est, j.Procs)
+		c.run.prof.Unreserve(e.t, slotEnd(e.t, j.Est), j.Procs)
 		*c.resOf(j) = math.NaN()
 		c.run.prof.Base = v.FreePEs()
 		c.run.started(j)

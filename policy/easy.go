@@ -122,7 +122,7 @@ func (e *EASY) Schedule(v *engine.View, p *engine.Plan) {
 	// extra processors).
 	for i := e.q.next(h+1, free, extra, now, shadow); i >= 0; i = e.q.next(i+1, free, extra, now, shadow) {
 		j := e.q.jobs[i]
-		if now+j.Est <= shadow {
+		if slotEnd(now, j.Est) <= shadow {
 			if e.start(v, p, j) {
 				e.q.del(i)
 			}

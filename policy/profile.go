@@ -155,6 +155,21 @@ func (p *Profile) add(i int32, t float64, d int) int32 {
 	return i
 }
 
+// slotEnd is the end of a slot of duration d from t: t + d, or the
+// largest float64 where the sum overflows. Every policy that plans in a
+// profile ends its slots there (running jobs, reservations, the test that
+// a candidate ends by a shadow time), so that the catalogue's points and
+// the dedicated fcfs, easy and conservative agree on them. A prediction
+// of factor × request (estimate=double,factor=1e300), a history's ratio ×
+// request, or a reservation far out plus a long prediction can pass the
+// largest float64; a slot ending at +Inf never leaves the profile, so at
+// depth=all a job that fits the processors up found no earliest fit, was
+// left without a reservation, and nothing placed it again (compression
+// moves only reserved jobs): it waited for ever
+// (TestClassicSlotPastMaxFloat). Ending at the largest float64, every
+// slot leaves the profile free beyond it.
+func slotEnd(t, d float64) float64 { return min(t+d, math.MaxFloat64) }
+
 // Reserve subtracts procs over [start, end).
 func (p *Profile) Reserve(start, end float64, procs int) {
 	if end <= start {

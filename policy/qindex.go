@@ -137,11 +137,11 @@ func (x *qindex) first() int {
 }
 
 // next returns the smallest queued index >= from whose job may backfill:
-// procs <= free and (now + est <= shadow or procs <= extra); -1 if none.
-// A subtree is skipped when its smallest processor count exceeds free, or
-// when it exceeds extra as well and its smallest estimate ends after the
-// shadow time (floating-point addition is monotone, so no job below can
-// pass the exact test). Leaves are tested exactly as EASY tests a job.
+// procs <= free and (slotEnd(now, est) <= shadow or procs <= extra); -1
+// if none. A subtree is skipped when its smallest processor count exceeds
+// free, or when it exceeds extra as well and its smallest estimate ends
+// after the shadow time (floating-point addition and slotEnd's clamp are
+// monotone, so no job below can pass the exact test). Leaves are tested exactly as EASY tests a job.
 func (x *qindex) next(from, free, extra int, now, shadow float64) int {
 	if from >= x.n || x.count == 0 {
 		return -1
@@ -167,7 +167,7 @@ func (x *qindex) next(from, free, extra int, now, shadow float64) int {
 // at a leaf).
 func (x *qindex) may(k int, free, both int32, now, shadow float64) bool {
 	p, e := x.at(k)
-	return p <= free && (p <= both || now+e <= shadow)
+	return p <= free && (p <= both || slotEnd(now, e) <= shadow)
 }
 
 // leftmost returns the smallest index in subtree k whose job can

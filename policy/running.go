@@ -38,7 +38,7 @@ func (r *runningSet[P]) slot(j *engine.Job) *float64 {
 }
 
 func (r *runningSet[P]) started(j *engine.Job) {
-	k := j.ExpectedEnd()
+	k := slotEnd(j.Start, j.Est)
 	*r.slot(j) = k
 	r.prof.Add(k, j.Procs)
 }
