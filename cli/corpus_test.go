@@ -613,6 +613,10 @@ func badInputCorpus(t *testing.T, dir string) []badCase {
 		{sim("--estimates", "guess"), `--estimates: want requested, exact or gridsim, got "guess"`},
 		{sim("--overrun", "maybe"), `--overrun: want kill or extend, got "maybe"`},
 		{sim("--policy", ""), "--policy: name a policy"}, {sim("--policy", "eazy"), `unknown policy "eazy"`},
+		{sim("--policy", strings.Repeat("e", 30000)), `unknown policy "eeee`}, // quoted clipped, not 30 KB twice
+		{sim("--policy", "easy:order=sjf,"+strings.Repeat("x", 30000)), `(30015 bytes), column 16: "xxxx`},
+		{sim("--policy", "easy:factor=0x1p-2"), `column 13: factor "0x1p-2": want a finite decimal number`},
+		{sim("--policy", "easy:order=sjf,order=ljf"), `column 16: key "order" given twice`},
 		{sim("--policy", "grid-stat"), "grid-stat needs a hierarchy section"},
 		{sim("--node-select", "nosuch"), `unknown node selection "nosuch"`},
 		{sim("--node-select", "u"), "node selection u needs the instability section"},

@@ -41,6 +41,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/gridsched/gridsched/engine"
+	"github.com/gridsched/gridsched/internal/quote"
 	"github.com/gridsched/gridsched/metrics"
 	"github.com/gridsched/gridsched/model"
 	"github.com/gridsched/gridsched/policy"
@@ -351,7 +352,7 @@ func CheckPolicy(name string, hasSection func(key string) bool) error {
 			// package's message names the column and the allowed values.
 			return err
 		}
-		return fmt.Errorf("unknown policy %q (known: %s)", name, strings.Join(PolicyNames(), ", "))
+		return fmt.Errorf("unknown policy %s (known: %s)", quote.Clip(name), strings.Join(PolicyNames(), ", "))
 	}
 	return nil
 }
