@@ -86,21 +86,25 @@ func fuzzSeedSpecs() []string {
 	return ss
 }
 
-// fuzzSeedData: byte strings for fuzzCase covering its corners (see
-// fuzzCase for the layout): an empty platform description (the rest is
-// drawn), a late clock, same-instant bursts of zero-length jobs, platform
-// events of every kind, huge estimates.
+// fuzzSeedData: byte strings for fuzzCase (see its layout; what they
+// leave out is drawn from the generator they seed).
 func fuzzSeedData() [][]byte {
 	return [][]byte{
 		{},
-		// 3 nodes of 2, 4, 1; clock 1e9; 12 jobs; 3 events; users, deadlines.
-		{2, 1, 3, 0, 2, 12, 3, 0xff, 0, 0, 0, 0, 0, 0, 1, 1, 1, 0, 0, 2, 1, 1, 0, 2, 3},
-		// 1 node of 4 at 2^52, 30 jobs in bursts, wide jobs.
-		{0, 3, 5, 30, 0, 0x0f, 0, 3, 3, 5, 1, 0, 4, 1, 6, 0, 0, 6, 0, 1, 0, 9, 2, 4},
-		// 8 nodes of 1 at 0, 40 jobs, every event kind.
-		{7, 0, 0, 0, 0, 0, 0, 0, 0, 0, 40, 3, 0xf0, 1, 0, 2, 8, 9, 10, 4, 3, 1, 2, 0},
-		// 2 nodes of 3 at 2^53, 20 jobs, huge estimates, removals.
-		{1, 2, 2, 6, 20, 2, 0xaa, 0, 2, 10, 7, 1, 0, 3, 11, 12, 0, 2, 3, 4},
+		// 3 nodes of 2, 4 and 1 processors; clock 1e9; 12 jobs; 3
+		// platform events; 4 users; deadlines.
+		{2, 1, 3, 0, 3, 12, 3, 0x23},
+		// 1 node of 4 at 2^52, 30 jobs, no event, 2 users, jobs up to 2
+		// processors wider than the node; the first four at one instant:
+		// (run, estimate, processors) (0 s, none, 4), (1 ms, 1e-9 s, 1),
+		// (0.5 s, 1e300 s, 6), (600 s, the largest float64, 5).
+		{0, 3, 6, 30, 0, 0x11, 0, 0, 0, 3, 0, 0, 2, 2, 0, 1, 0, 3, 13, 5, 0, 0, 9, 14, 4, 1},
+		// 8 single-processor nodes at 0, 40 jobs, 3 events, wide jobs,
+		// deadlines.
+		{7, 0, 0, 0, 0, 0, 0, 0, 0, 0, 40, 3, 0x30},
+		// 2 nodes of 3 at 2^53 (a second is below the clock's spacing),
+		// 20 jobs, 2 events, 3 users.
+		{1, 2, 2, 7, 20, 2, 0x02},
 	}
 }
 
