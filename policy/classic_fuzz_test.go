@@ -126,6 +126,17 @@ func checkSpecString(t *testing.T, spec string, data []byte) {
 	if e := withFuzzKeys(s, extra); e != s {
 		s, run = e, e.String()
 	}
+	if s.Backfill == "probabilistic" {
+		// Its histograms get a bin per power of two up to the largest
+		// request: with requests near the largest float64 (the Go API
+		// only: the readers cap times at 2^53) about 1,000 bins per user,
+		// and one input took 7.5 s alone and more under load, which the
+		// fuzzing engine took for a hung worker in CI. Requests are capped
+		// as the readers cap them.
+		for i := range c.jobs {
+			c.jobs[i].Estimate = min(c.jobs[i].Estimate, 1<<53)
+		}
+	}
 	if err := checkFuzzCase(run, s, c); err != nil {
 		t.Fatalf("spec %q with %v: %v", spec, extra, err)
 	}
