@@ -48,6 +48,12 @@ type probState struct {
 	qin        []int     // qFill's scratch
 	qpre       []float64 // qFill's scratch
 	pt, lo, hi []float64 // chance's scratch, per bin
+	crs        []bool    // chance's scratch: bins bounded by coarseBounds
+	coarse     []probCoarseRows
+	wbuf       stepBuf // stepG's, for the bins' rows
+	cbuf       stepBuf // for the coarse rows
+	cr         []int   // coarseBounds' scratch
+	cqf        []float64
 }
 
 type probMemo struct {
@@ -234,6 +240,11 @@ func (ps *probState) validate(c *Classic, now float64, P int) {
 	for i := range ps.bins {
 		ps.bins[i].cut(cut)
 	}
+	for i := range ps.coarse {
+		if cut < ps.coarse[i].n {
+			ps.coarse[i].n = 0 // no copies to go back to
+		}
+	}
 	ps.cut = len(c.run)
 }
 
@@ -363,16 +374,181 @@ func (b *probBin) apply(c *Classic, ps *probState, now float64, n int, t float64
 	w := c.run[n]
 	step(b.row, w.Procs, ps.qAt(c, now, n, t), n == 0)
 	b.n = n + 1
-	if b.n%ps.cp == 0 {
-		m := b.n / ps.cp
-		for len(b.cps) <= m {
+	b.store(ps, b.row)
+}
+
+// applyFrom adds the steps of the running jobs from position from on to
+// the row (which has from steps), up to probG at a time (stepG) and the
+// last one or two alone, keeping copies as apply does.
+func (b *probBin) applyFrom(c *Classic, ps *probState, now float64, from int, t float64) {
+	n := from
+	var r [probG]int
+	var q [probG]float64
+	for len(b.row) > 1 && len(c.run)-n >= probMinG {
+		G := probGroup(len(c.run) - n)
+		for k := range G {
+			r[k], q[k] = c.run[n+k].Procs, ps.qAt(c, now, n+k, t)
+		}
+		if n == 0 {
+			b.row[0] = 1
+		}
+		mid := ps.stepG(b.row, r[:G], q[:G], &ps.wbuf)
+		for k, row := range mid {
+			b.n = n + k + 1
+			b.store(ps, row)
+		}
+		n += G
+		b.n = n
+		b.store(ps, b.row)
+	}
+	for ; n < len(c.run); n++ {
+		b.apply(c, ps, now, n, t)
+	}
+}
+
+// stepG applies G = len(r) steps (processors r[k], Q q[k]; G at most
+// probG) to row, in place, as G calls of step would, value for value the
+// same operands in the same order, so the same bits; but interleaved:
+// step k + 1's column c is computed right after step k's column c + 1,
+// so the chains of dependent operations (a step's column c reads its own
+// column c − r) run side by side instead of one after the other. There
+// are always probG of them: the steps beyond G change no column (r = 1,
+// Q = 0: x + (y − x)·0 = x). Step k writes its own row (b[k+1], the last
+// back into b[0], which holds row), padded below column 0 with ones, the
+// value a step's columns c < r read (x + (1 − x)·q): no branch in the
+// loop. It returns the rows after each step but the last (valid until
+// the next call). row[0] must be set already (the first job's 1).
+func (ps *probState) stepG(row []float64, rs []int, qs []float64, wb *stepBuf) [][]float64 {
+	n, G := len(row), len(rs)
+	w := 2 * n
+	if len(wb.buf) != probG*w {
+		wb.buf = growTo(wb.buf[:0], probG*w, 0)
+		for k := range probG {
+			pad := wb.buf[k*w : k*w+n]
+			for i := range pad {
+				pad[i] = 1
+			}
+		}
+	}
+	var r [probG]int
+	var q [probG]float64
+	for k := range r {
+		r[k] = 1 // and q[k] = 0: no column changes
+		if k < G && rs[k] > 0 {
+			r[k], q[k] = min(rs[k], n), qs[k] // every column below r reads a padding one
+		}
+	}
+	var b [probG][]float64
+	for k := range b {
+		b[k] = wb.buf[k*w : (k+1)*w]
+	}
+	copy(b[0][n:], row)
+	for k := 1; k < probG; k++ {
+		b[k][n] = row[0]
+	}
+	// edge computes, at step x, every step k's column x − k that exists.
+	edge := func(x int) {
+		for k := range probG {
+			if c := x - k; c >= 1 && c < n {
+				out := b[(k+1)%probG]
+				v := b[k][n+c]
+				out[n+c] = v + (out[n+c-r[k]]-v)*q[k]
+			}
+		}
+	}
+	x := 1
+	for ; x < min(probG, n+probG-1); x++ {
+		edge(x)
+	}
+	if m := n - x; m > 0 {
+		// x from probG to n − 1: every step's column exists. Step k
+		// (column x − k, from b[k] into b[k+1], the last into b[0]) as
+		// slices of one length, so that the compiler drops the bounds
+		// checks.
+		d0, s0, i0 := b[1][n+x : 2*n][:m], b[1][n+x-r[0]:][:m], b[0][n+x : 2*n][:m]
+		d1, s1, i1 := b[2][n+x-1 : 2*n-1][:m], b[2][n+x-1-r[1]:][:m], b[1][n+x-1 : 2*n-1][:m]
+		d2, s2, i2 := b[3][n+x-2 : 2*n-2][:m], b[3][n+x-2-r[2]:][:m], b[2][n+x-2 : 2*n-2][:m]
+		d3, s3, i3 := b[4][n+x-3 : 2*n-3][:m], b[4][n+x-3-r[3]:][:m], b[3][n+x-3 : 2*n-3][:m]
+		d4, s4, i4 := b[5][n+x-4 : 2*n-4][:m], b[5][n+x-4-r[4]:][:m], b[4][n+x-4 : 2*n-4][:m]
+		d5, s5, i5 := b[6][n+x-5 : 2*n-5][:m], b[6][n+x-5-r[5]:][:m], b[5][n+x-5 : 2*n-5][:m]
+		d6, s6, i6 := b[7][n+x-6 : 2*n-6][:m], b[7][n+x-6-r[6]:][:m], b[6][n+x-6 : 2*n-6][:m]
+		d7, s7, i7 := b[0][n+x-7 : 2*n-7][:m], b[0][n+x-7-r[7]:][:m], b[7][n+x-7 : 2*n-7][:m]
+		for i := range m {
+			v0 := i0[i]
+			d0[i] = v0 + (s0[i]-v0)*q[0]
+			v1 := i1[i]
+			d1[i] = v1 + (s1[i]-v1)*q[1]
+			v2 := i2[i]
+			d2[i] = v2 + (s2[i]-v2)*q[2]
+			v3 := i3[i]
+			d3[i] = v3 + (s3[i]-v3)*q[3]
+			v4 := i4[i]
+			d4[i] = v4 + (s4[i]-v4)*q[4]
+			v5 := i5[i]
+			d5[i] = v5 + (s5[i]-v5)*q[5]
+			v6 := i6[i]
+			d6[i] = v6 + (s6[i]-v6)*q[6]
+			v7 := i7[i]
+			d7[i] = v7 + (s7[i]-v7)*q[7]
+		}
+		x = n
+	}
+	for ; x < n+probG-1; x++ {
+		edge(x)
+	}
+	copy(row, b[0][n:])
+	mid := wb.mid[:0]
+	for k := 1; k < G; k++ {
+		mid = append(mid, b[k][n:])
+	}
+	wb.mid = mid
+	return mid
+}
+
+// stepBuf is stepG's memory: its rows, padded, and the views it returns.
+type stepBuf struct {
+	buf []float64
+	mid [][]float64
+}
+
+// steps applies to row the steps (r[k], q[k]), in groups (stepG) while
+// three or more are left, then one by one.
+func (ps *probState) steps(row []float64, r []int, q []float64, wb *stepBuf) {
+	for len(r) >= probMinG && len(row) > 1 {
+		G := probGroup(len(r))
+		ps.stepG(row, r[:G], q[:G], wb)
+		r, q = r[G:], q[G:]
+	}
+	for k := range r {
+		step(row, r[k], q[k], false)
+	}
+}
+
+// probG is the number of steps stepG interleaves, probMinG the fewest
+// worth a call: a group of fewer steps costs what probG cost
+// (BenchmarkProbRow), and two steps one after the other less.
+const probG, probMinG = 8, 3
+
+// probGroup is how many of the left steps (at least probMinG) the next
+// group takes.
+func probGroup(left int) int {
+	return min(probG, left)
+}
+
+// store keeps row, the row after b.n steps, as a copy if b.n is a
+// multiple of cp. Every copy below len(b.cps) is valid: a copy is stored
+// only next to those before it (a row made all ones by certain keeps
+// only the copies before its job, and stores none after them).
+func (b *probBin) store(ps *probState, row []float64) {
+	if m := b.n / ps.cp; b.n%ps.cp == 0 && m <= len(b.cps) {
+		if m == len(b.cps) {
 			if len(b.cps) < cap(b.cps) {
 				b.cps = b.cps[:len(b.cps)+1] // the buffer a longer row left there
 			} else {
 				b.cps = append(b.cps, nil)
 			}
 		}
-		b.cps[m] = append(b.cps[m][:0], b.row...)
+		b.cps[m] = append(b.cps[m][:0], row...)
 	}
 }
 
@@ -426,7 +602,11 @@ func (ps *probState) chance(c *Classic, now float64, P int, head, j *engine.Job,
 	}
 	if probVerifyChance != nil {
 		got := ps.chanceBounded(c, now, P, head, j, d)
-		probVerifyChance(got, ps.chanceRef(c, now, P, head, j, d))
+		// The sum from rows computed afresh: no row is kept, so what
+		// the bounds see next is what they would see unverified.
+		probVerifyChance(got, ps.chanceSum(c, now, P, head, j, d, func(i int) float64 {
+			return ps.bottleneckOf(ps.fresh(c, now, i), P, head, j)
+		}))
 		return got
 	}
 	return ps.chanceBounded(c, now, P, head, j, d)
@@ -459,13 +639,16 @@ func (ps *probState) chanceBounded(c *Classic, now float64, P int, head, j *engi
 			hi[k] = min(hi[k], row[head.Procs]+margin)
 		}
 	}
+	crs := ps.crs[:0]
 	for i := range pt {
+		crs = append(crs, false)
 		if ps.current(c, i) {
 			known(i)
 		} else if hi[i] != lo[i] {
 			hi[i] = min(hi[i], ps.upper(c, now, head, i))
 		}
 	}
+	ps.crs = crs
 	for {
 		if !ps.decide(pt, left, lo) {
 			return false
@@ -487,8 +670,123 @@ func (ps *probState) chanceBounded(c *Classic, now float64, P int, head, j *engi
 		if best < 0 {
 			return ps.decide(pt, left, lo) // unreachable: equal bounds decide alike
 		}
+		if !crs[best] && !probNoCoarse && ps.coarseCheaper(c, best) {
+			crs[best] = true
+			if l, h, ok := ps.coarseBounds(c, now, P, head, j, best); ok {
+				if probVerifyBound != nil {
+					probVerifyBound(l, h, ps.bottleneckOf(ps.fresh(c, now, best), P, head, j))
+				}
+				lo[best], hi[best] = max(lo[best], l), min(hi[best], h)
+				continue
+			}
+		}
 		known(best)
 	}
+}
+
+// coarseBounds bounds bin i's bottleneck for candidate j from two rows
+// over units of u processors, u times shorter than its row. In exact
+// arithmetic pyss's recurrence is a probability: with M[c] = 1 for c <=
+// 0, a step is M'[c] = (1 − q)·M[c] + q·M'[c − r], which is what P(S + r·G
+// >= c) satisfies for G geometric (P(G >= g) = q^g) independent of S; so
+// after every running job, column c >= 1 is P(S >= c), S = Σ r_n·G_n.
+// With every r_n rounded down to a multiple of u, S can only fall (the
+// same G_n): P(S >= c) >= P(Σ ⌊r_n/u⌋·G_n >= ⌈c/u⌉), the row lo of
+// ⌊r_n/u⌋ at column ⌈c/u⌉; rounded up, it can only rise: P(S >= c) <=
+// the row hi of ⌈r_n/u⌉ at ⌈c/u⌉. A bottleneck is P(S >= head) −
+// P(S >= head + j), so it lies between lo[⌈head/u⌉] − hi[⌈C/u⌉] and
+// hi[⌈head/u⌉] − lo[⌈C/u⌉] (or the first column alone if C > P), with the
+// margins of both rows' rounding (probMargin). The rows are kept from
+// pass to pass and get the steps of jobs started since; when the bins'
+// rows are cut back (validate), they are recomputed from the start.
+func (ps *probState) coarseBounds(c *Classic, now float64, P int, head, j *engine.Job, i int) (lo, hi float64, ok bool) {
+	u := (ps.k + 1) / probCoarse
+	if u < 2 || head.Procs < 1 || len(c.run) == 0 {
+		return 0, 0, false
+	}
+	for len(ps.coarse) <= i {
+		ps.coarse = append(ps.coarse, probCoarseRows{})
+	}
+	cr := &ps.coarse[i]
+	kc := (ps.k + u - 1) / u
+	if cr.k != ps.k || len(cr.lo) != kc+1 {
+		cr.n, cr.k = 0, ps.k
+	}
+	if cr.n == 0 {
+		cr.lo = growTo(cr.lo[:0], kc+1, 0)
+		cr.hi = growTo(cr.hi[:0], kc+1, 0)
+		clear(cr.lo)
+		clear(cr.hi)
+		cr.lo[0], cr.hi[0] = 1, 1
+	}
+	t := pow2(i)
+	rs, qs := ps.cr[:0], ps.cqf[:0]
+	for n := cr.n; n < len(c.run); n++ {
+		if r := c.run[n].Procs; r >= u {
+			rs, qs = append(rs, r/u), append(qs, ps.qAt(c, now, n, t))
+		}
+	}
+	ps.steps(cr.lo, rs, qs, &ps.cbuf)
+	rs, qs = rs[:0], qs[:0]
+	for n := cr.n; n < len(c.run); n++ {
+		if r := c.run[n].Procs; r >= 1 {
+			rs, qs = append(rs, (r+u-1)/u), append(qs, ps.qAt(c, now, n, t))
+		}
+	}
+	ps.steps(cr.hi, rs, qs, &ps.cbuf)
+	ps.cr, ps.cqf = rs, qs
+	cr.n = len(c.run)
+	m := 2 * (probMargin(len(c.run), ps.k) + probMargin(len(c.run), kc))
+	h := (head.Procs + u - 1) / u
+	C := head.Procs + j.Procs
+	if C > P {
+		return max(cr.lo[h]-m, 0), min(cr.hi[h]+m, 1), true
+	}
+	cc := (C + u - 1) / u
+	return max(cr.lo[h]-cr.hi[cc]-m, 0), max(min(cr.hi[h]-cr.lo[cc]+m, 1), 0), true
+}
+
+// coarseCheaper: bin i's coarse rows cost less than a quarter of its row, in
+// steps times columns (a row is brought up to date from its last valid
+// copy; coarse rows from their last step, or from the start if cut).
+func (ps *probState) coarseCheaper(c *Classic, i int) bool {
+	if probCoarseAlways {
+		return true
+	}
+	R := len(c.run)
+	fine := R
+	if i < len(ps.bins) {
+		b := &ps.bins[i]
+		if len(b.row) == ps.k+1 {
+			if !b.stale {
+				fine = R - b.n
+			} else if m := min(b.n/ps.cp, len(b.cps)-1); m > 0 {
+				fine = R - m*ps.cp
+			}
+		}
+	}
+	coarse := R
+	if i < len(ps.coarse) && ps.coarse[i].k == ps.k {
+		coarse = R - ps.coarse[i].n
+	}
+	u := max(1, (ps.k+1)/probCoarse)
+	return 4*coarse*2*((ps.k+u-1)/u+1) < fine*(ps.k+1)
+}
+
+// probCoarse is about the number of columns of coarseBounds's rows (a
+// variable for the tests, whose platforms are small).
+var probCoarse = 64
+
+type probCoarseRows struct {
+	n      int // steps still valid (cut as the bins' rows are)
+	k      int // for rows of k+1 columns
+	lo, hi []float64
+}
+
+// probMargin bounds how far a row computed over n running jobs, k+1
+// columns, can be from the recurrence in exact arithmetic (upper).
+func probMargin(n, k int) float64 {
+	return 2e-15 * float64(n+2) * float64(k+2)
 }
 
 // binMass is the normaliser of the bins a job of request est may end in
@@ -530,6 +828,13 @@ func (ps *probState) decide(pt []float64, left float64, B []float64) bool {
 // chanceRef is the sum computed with every bin's bottleneck in turn, as
 // pyss computes it (with the same early exits).
 func (ps *probState) chanceRef(c *Classic, now float64, P int, head, j *engine.Job, d *pdist) bool {
+	return ps.chanceSum(c, now, P, head, j, d, func(i int) float64 {
+		return ps.bottleneck(c, now, P, head, j, i)
+	})
+}
+
+// chanceSum is chanceRef with bin i's bottleneck given by B.
+func (ps *probState) chanceSum(c *Classic, now float64, P int, head, j *engine.Job, d *pdist, B func(i int) float64) bool {
 	est := c.d(j).est
 	norm, left := binMass(d, est)
 	pred, maxB := 0.0, 0.0
@@ -542,7 +847,7 @@ func (ps *probState) chanceRef(c *Classic, now float64, P int, head, j *engine.J
 			return true
 		}
 		left -= pt
-		maxB = max(maxB, ps.bottleneck(c, now, P, head, j, i))
+		maxB = max(maxB, B(i))
 		pred += pt * maxB
 		if pred > ps.threshold {
 			return false
@@ -651,13 +956,33 @@ func (ps *probState) row(c *Classic, now float64, i int) []float64 {
 		return b.row
 	}
 	t := pow2(i)
+	if f := ps.certain(c, now, t); f >= 0 {
+		// A running job ends within t for sure (Q = 1): its step
+		// makes every column 1, exactly (x + (1 − x)·1 rounds to 1 for
+		// x in [0, 1], and so does x + (1 − x)·1 from the column r
+		// below once it is 1), and every later step keeps 1 (x + (1 −
+		// 1)·q), so the row is all ones whatever the other jobs. The
+		// stored copies before that job stay valid.
+		keep := min(len(b.cps), b.n/ps.cp+1, f/ps.cp+1)
+		if len(b.row) != ps.k+1 {
+			keep = 0
+		}
+		b.cps = b.cps[:keep]
+		b.row = growTo(b.row[:0], ps.k+1, 0)
+		for c := range b.row {
+			b.row[c] = 1
+		}
+		b.n, b.stale = len(c.run), false
+		if probVerify != nil {
+			probVerify(b.row, ps.fresh(c, now, i))
+		}
+		return b.row
+	}
 	if !b.stale && len(b.row) == ps.k+1 && b.n < len(c.run) {
 		// The row holds its b.n valid steps: only the jobs started
 		// since are missing.
 		b.cps = b.cps[:min(len(b.cps), b.n/ps.cp+1)]
-		for n := b.n; n < len(c.run); n++ {
-			b.apply(c, ps, now, n, t)
-		}
+		b.applyFrom(c, ps, now, b.n, t)
 		if probVerify != nil {
 			probVerify(b.row, ps.fresh(c, now, i))
 		}
@@ -679,15 +1004,32 @@ func (ps *probState) row(c *Classic, now float64, i int) []float64 {
 		b.row = append(b.row[:0], b.cps[m]...)
 	}
 	b.cps = b.cps[:m+1]
-	for n := m * ps.cp; n < len(c.run); n++ {
-		b.apply(c, ps, now, n, t)
-	}
+	b.applyFrom(c, ps, now, m*ps.cp, t)
 	b.n, b.stale = len(c.run), false
 	if probVerify != nil {
 		probVerify(b.row, ps.fresh(c, now, i))
 	}
 	return b.row
 }
+
+// certain is the start-order position of the first running job (of one
+// processor or more) whose Q(t) is 1, or −1.
+func (ps *probState) certain(c *Classic, now float64, t float64) int {
+	for n, w := range c.run {
+		if w.Procs >= 1 && ps.qAt(c, now, n, t) == 1 {
+			return n
+		}
+	}
+	return -1
+}
+
+// probNoCoarse (tests) turns coarseBounds off; probCoarseAlways takes
+// them wherever a row is wanted, cheaper or not.
+var probNoCoarse, probCoarseAlways bool
+
+// probVerifyBound, if set (tests), is given every pair of bounds
+// coarseBounds gives with the bottleneck from the row afresh.
+var probVerifyBound func(lo, hi, fresh float64)
 
 // probNoMemo (tests) turns the memo of refused candidates off.
 var probNoMemo bool

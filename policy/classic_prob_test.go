@@ -47,3 +47,117 @@ func TestPropertyStepEqualsRef(t *testing.T) {
 		}
 	})
 }
+
+// TestPropertyStepGEqualsStep: stepG, G steps interleaved, gives the rows
+// of G calls of step one after the other bit for bit, the rows after
+// each step but the last included, for any row, processor counts (below
+// 1, 1, below, at and beyond the row's length) and Q (0 and 1 included),
+// with its buffers reused across calls of other lengths.
+func TestPropertyStepGEqualsStep(t *testing.T) {
+	ps := &probState{}
+	rapid.Check(t, func(t *rapid.T) {
+		n := rapid.IntRange(2, 40).Draw(t, "len")
+		G := rapid.IntRange(2, probG).Draw(t, "G")
+		row := make([]float64, n)
+		row[0] = 1
+		for i := 1; i < n; i++ {
+			row[i] = rapid.Float64Range(0, 1).Draw(t, "x")
+		}
+		r := make([]int, G)
+		q := make([]float64, G)
+		for k := range r {
+			r[k] = rapid.IntRange(-1, n+2).Draw(t, "procs")
+			q[k] = rapid.Float64Range(0, 1).Draw(t, "q")
+			if rapid.IntRange(0, 4).Draw(t, "q01") == 0 {
+				q[k] = float64(rapid.IntRange(0, 1).Draw(t, "q01v"))
+			}
+		}
+		want := append([]float64(nil), row...)
+		var mids [][]float64
+		for k := range r {
+			step(want, r[k], q[k], false)
+			mids = append(mids, append([]float64(nil), want...))
+		}
+		got := append([]float64(nil), row...)
+		mid := ps.stepG(got, append([]int(nil), r...), append([]float64(nil), q...), &ps.wbuf)
+		mid = append(mid, got)
+		for k := range mids {
+			for i := range mids[k] {
+				if math.Float64bits(mid[k][i]) != math.Float64bits(mids[k][i]) {
+					t.Fatalf("after step %d of %d (r=%v, q=%v): column %d = %v, step after step %v", k, G, r, q, i, mid[k][i], mids[k][i])
+				}
+			}
+		}
+	})
+}
+
+// tailOf is P(S >= c) for c = 0..K, S = Σ r_n·G_n with G_n independent
+// geometric counts (P(G_n >= g) = q_n^g), from S's distribution by
+// convolution: what pyss's recurrence computes in exact arithmetic
+// (coarseBounds).
+func tailOf(r []int, q []float64, K int) []float64 {
+	pmf := make([]float64, K+1) // of S, truncated to 0..K
+	pmf[0] = 1
+	for n := range r {
+		next := make([]float64, K+1)
+		for s, p := range pmf {
+			w := (1 - q[n]) // P(G = 0)
+			for g := 0; s+g*r[n] <= K; g++ {
+				next[s+g*r[n]] += p * w
+				w *= q[n]
+				if r[n] == 0 {
+					break
+				}
+			}
+		}
+		pmf = next
+	}
+	tail := make([]float64, K+1)
+	below := 0.0
+	for c := range tail {
+		tail[c] = 1 - below
+		below += pmf[c]
+	}
+	return tail
+}
+
+// TestPropertyRowIsTailProbability: in exact arithmetic pyss's row is
+// P(S >= c), S = Σ r_n·G_n, whatever the order of the steps; the rows
+// over units of u processors, r rounded down and up, bound it from below
+// and above at ⌈c/u⌉ (coarseBounds' claims), within rounding.
+func TestPropertyRowIsTailProbability(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		K := rapid.IntRange(1, 48).Draw(t, "K")
+		R := rapid.IntRange(1, 6).Draw(t, "jobs")
+		r := make([]int, R)
+		q := make([]float64, R)
+		for n := range r {
+			r[n] = rapid.IntRange(1, K+2).Draw(t, "procs")
+			q[n] = rapid.Float64Range(0, 0.9).Draw(t, "q")
+		}
+		row := make([]float64, K+1)
+		for n := range r {
+			step(row, r[n], q[n], n == 0)
+		}
+		tail := tailOf(r, q, K)
+		for c := 1; c <= K; c++ {
+			if math.Abs(row[c]-tail[c]) > 1e-12 {
+				t.Fatalf("r=%v q=%v: column %d = %v, P(S >= %d) = %v", r, q, c, row[c], c, tail[c])
+			}
+		}
+		u := rapid.IntRange(2, 5).Draw(t, "u")
+		kc := (K + u - 1) / u
+		lo, hi := make([]float64, kc+1), make([]float64, kc+1)
+		lo[0], hi[0] = 1, 1
+		for n := range r {
+			step(lo, r[n]/u, q[n], false)
+			step(hi, (r[n]+u-1)/u, q[n], false)
+		}
+		m := probMargin(R, K) + probMargin(R, kc)
+		for c := 1; c <= K; c++ {
+			if cc := (c + u - 1) / u; row[c] < lo[cc]-m || row[c] > hi[cc]+m {
+				t.Fatalf("r=%v q=%v u=%d: column %d = %v, outside [%v, %v]", r, q, u, c, row[c], lo[cc], hi[cc])
+			}
+		}
+	})
+}

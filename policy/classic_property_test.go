@@ -267,6 +267,7 @@ func TestPropertyCappedEqualsList(t *testing.T) {
 // bounds leave the answer open) are pyss's sum's, candidate by candidate,
 // and the schedule is the one of the sum computed bin after bin.
 func TestPropertyProbabilisticBoundsEqualSum(t *testing.T) {
+	coarse := 0 // coarse bounds checked, over every case
 	rapid.Check(t, func(t *rapid.T) {
 		s, _ := policy.ParseSpec("easy-probabilistic")
 		s.Common = rapid.Bool().Draw(t, "common")
@@ -278,6 +279,10 @@ func TestPropertyProbabilisticBoundsEqualSum(t *testing.T) {
 			jobs[i].Own()
 			jobs[i].User = rapid.IntRange(0, 3).Draw(t, "user")
 		}
+		// Coarse rows of 4 or 8 columns reach the small platforms
+		// here (64, the default, only rows of 128 columns or more).
+		cols := rapid.SampledFrom([]int{0, 4, 8, 64}).Draw(t, "coarse")
+		defer policy.SetProbCoarse(cols, rapid.Bool().Draw(t, "always"))()
 		decisions := 0
 		policy.VerifyProbChance(func(bounded, sum bool) {
 			decisions++
@@ -285,8 +290,21 @@ func TestPropertyProbabilisticBoundsEqualSum(t *testing.T) {
 				t.Fatalf("%s: decision %d from bounds %v, pyss's sum %v", s, decisions, bounded, sum)
 			}
 		})
+		policy.VerifyProbBound(func(lo, hi, fresh float64) {
+			coarse++
+			if fresh < lo || fresh > hi {
+				t.Fatalf("%s: coarse bounds [%v, %v] miss the bottleneck %v", s, lo, hi, fresh)
+			}
+		})
 		a := simulate(t, p, jobs, policy.NewClassic(s, policy.FirstFit{}), engine.OverrunKill)
 		policy.VerifyProbChance(nil)
+		policy.VerifyProbBound(nil)
+		// Unverified (the verification computes rows of its own, but
+		// keeps none): the same schedule.
+		a2 := simulate(t, p, jobs, policy.NewClassic(s, policy.FirstFit{}), engine.OverrunKill)
+		if j, k := firstDifference(a, a2); j != nil {
+			t.Fatalf("%s: job %d starts at %g on %s verified, at %g on %s not", s, j.ID, j.Start, j.Alloc, k.Start, k.Alloc)
+		}
 		policy.SetProbBounds(false)
 		defer policy.SetProbBounds(true)
 		b := simulate(t, p, jobs, policy.NewClassic(s, policy.FirstFit{}), engine.OverrunKill)
@@ -294,4 +312,8 @@ func TestPropertyProbabilisticBoundsEqualSum(t *testing.T) {
 			t.Fatalf("%s: job %d starts at %g on %s with bounds, at %g on %s with the sum", s, j.ID, j.Start, j.Alloc, k.Start, k.Alloc)
 		}
 	})
+	if coarse == 0 {
+		t.Fatal("no decision took bounds from coarse rows")
+	}
+	t.Logf("%d coarse bounds checked", coarse)
 }

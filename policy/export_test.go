@@ -36,6 +36,22 @@ func SetProbMemo(on bool) { probNoMemo = !on }
 // bottlenecks on or off (off: every bin's row computed in turn).
 func SetProbBounds(on bool) { probNoBounds = !on }
 
+// SetProbCoarse sets the columns of probabilistic backfilling's coarse
+// rows (0: off) and whether they are taken wherever a row is wanted,
+// cheaper or not; it returns a function that restores the defaults.
+func SetProbCoarse(cols int, always bool) func() {
+	probNoCoarse, probCoarseAlways = cols == 0, always
+	if cols > 0 {
+		probCoarse = cols
+	}
+	return func() { probNoCoarse, probCoarseAlways, probCoarse = false, false, 64 }
+}
+
+// VerifyProbBound hands every pair of bounds probabilistic backfilling
+// takes from its coarse rows, with the bottleneck from the row afresh,
+// to f (nil: stop).
+func VerifyProbBound(f func(lo, hi, fresh float64)) { probVerifyBound = f }
+
 // VerifyProbChance hands every decision probabilistic backfilling makes
 // from bounds, with the decision of pyss's sum, to f (nil: stop).
 func VerifyProbChance(f func(bounded, sum bool)) { probVerifyChance = f }
