@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/gridsched/gridsched/internal/testenv"
+	"github.com/gridsched/gridsched/policy"
 
 	sim "github.com/gridsched/gridsched/simulate"
 )
@@ -150,6 +151,42 @@ func TestMauiDefaultIsEASY(t *testing.T) {
 	for id, s := range a {
 		if b[id] != s {
 			t.Fatalf("job %d: maui %v, easy %v", id, s, b[id])
+		}
+	}
+}
+
+// TestPeersPyssProbabilisticCoarse: probabilistic backfilling with its
+// coarse rows taken wherever a row is wanted, cheaper or not, and of 4,
+// 16 or 64 columns (loose bounds, so that most bins are decided from
+// rows bounded first; tight ones), every pair of bounds checked against
+// the row afresh, still makes pyss's schedule job for job.
+func TestPeersPyssProbabilisticCoarse(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs 6 simulations of 4,606 jobs")
+	}
+	for _, cols := range []int{4, 16, 64} {
+		for _, c := range peerCases {
+			if !strings.HasPrefix(c.policy, "easy-probabilistic") {
+				continue
+			}
+			t.Run(fmt.Sprintf("%s/cols=%d", c.policy, cols), func(t *testing.T) {
+				defer policy.SetProbCoarse(cols, true)()
+				bounds := 0
+				policy.VerifyProbBound(func(lo, hi, fresh float64) {
+					bounds++
+					if fresh < lo || fresh > hi {
+						t.Fatalf("coarse bounds [%v, %v] miss the bottleneck %v", lo, hi, fresh)
+					}
+				})
+				defer policy.VerifyProbBound(nil)
+				if m, n, d := peerMatch(t, c.policy+":consult=pyss", c.variant); m != n {
+					t.Errorf("%d of %d starts identical; first differences: %v", m, n, d)
+				}
+				if bounds == 0 {
+					t.Error("no coarse bounds taken")
+				}
+				t.Logf("%d coarse bounds checked", bounds)
+			})
 		}
 	}
 }
