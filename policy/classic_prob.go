@@ -452,7 +452,7 @@ func (ps *probState) stepG(row []float64, rs []int, qs []float64, wb *stepBuf) [
 			if c := x - k; c >= 1 && c < n {
 				out := b[(k+1)%probG]
 				v := b[k][n+c]
-				out[n+c] = v + (out[n+c-r[k]]-v)*q[k]
+				out[n+c] = v + float64((out[n+c-r[k]]-v)*q[k])
 			}
 		}
 	}
@@ -475,21 +475,21 @@ func (ps *probState) stepG(row []float64, rs []int, qs []float64, wb *stepBuf) [
 		d7, s7, i7 := b[0][n+x-7 : 2*n-7][:m], b[0][n+x-7-r[7]:][:m], b[7][n+x-7 : 2*n-7][:m]
 		for i := range m {
 			v0 := i0[i]
-			d0[i] = v0 + (s0[i]-v0)*q[0]
+			d0[i] = v0 + float64((s0[i]-v0)*q[0])
 			v1 := i1[i]
-			d1[i] = v1 + (s1[i]-v1)*q[1]
+			d1[i] = v1 + float64((s1[i]-v1)*q[1])
 			v2 := i2[i]
-			d2[i] = v2 + (s2[i]-v2)*q[2]
+			d2[i] = v2 + float64((s2[i]-v2)*q[2])
 			v3 := i3[i]
-			d3[i] = v3 + (s3[i]-v3)*q[3]
+			d3[i] = v3 + float64((s3[i]-v3)*q[3])
 			v4 := i4[i]
-			d4[i] = v4 + (s4[i]-v4)*q[4]
+			d4[i] = v4 + float64((s4[i]-v4)*q[4])
 			v5 := i5[i]
-			d5[i] = v5 + (s5[i]-v5)*q[5]
+			d5[i] = v5 + float64((s5[i]-v5)*q[5])
 			v6 := i6[i]
-			d6[i] = v6 + (s6[i]-v6)*q[6]
+			d6[i] = v6 + float64((s6[i]-v6)*q[6])
 			v7 := i7[i]
-			d7[i] = v7 + (s7[i]-v7)*q[7]
+			d7[i] = v7 + float64((s7[i]-v7)*q[7])
 		}
 		x = n
 	}
@@ -812,12 +812,12 @@ func binMass(d *pdist, est float64) (norm, left float64) {
 func (ps *probState) decide(pt []float64, left float64, B []float64) bool {
 	pred, maxB := 0.0, 0.0
 	for i, p := range pt {
-		if pred+left*(1+1e-9)+1e-12 <= ps.threshold {
+		if pred+float64(left*(1+1e-9))+1e-12 <= ps.threshold {
 			return true
 		}
 		left -= p
 		maxB = max(maxB, B[i])
-		pred += p * maxB
+		pred += float64(p * maxB)
 		if pred > ps.threshold {
 			return false
 		}
@@ -843,12 +843,12 @@ func (ps *probState) chanceSum(c *Classic, now float64, P int, head, j *engine.J
 		if i < len(d.bins) {
 			pt = d.bins[i] / norm
 		}
-		if pred+left*(1+1e-9)+1e-12 <= ps.threshold {
+		if pred+float64(left*(1+1e-9))+1e-12 <= ps.threshold {
 			return true
 		}
 		left -= pt
 		maxB = max(maxB, B(i))
-		pred += pt * maxB
+		pred += float64(pt * maxB)
 		if pred > ps.threshold {
 			return false
 		}
@@ -1061,7 +1061,12 @@ func (ps *probState) fresh(c *Classic, now float64, i int) []float64 {
 // tests, is the loop as pyss writes it): the columns below r, then those
 // from r on, each reading the column r below it as this step left it. A
 // single processor's step is a chain through the row; the value it
-// reads is kept in a register rather than re-read from the row.
+// reads is kept in a register rather than re-read from the row. The
+// explicit float64 conversions round each product before the sum, as
+// CPython does: without them Go may fuse x + y·q into one multiply-add
+// (it does on arm64, ppc64le, s390x and riscv64, not on amd64), and
+// the rows would differ from pyss's in the last bits (the same in
+// stepG, stepRef and the sum's terms).
 func step(row []float64, r int, q float64, first bool) {
 	if first && len(row) > 0 {
 		row[0] = 1
@@ -1075,7 +1080,7 @@ func step(row []float64, r int, q float64, first bool) {
 	}
 	lo := row[1:min(r, n)]
 	for i, x := range lo {
-		lo[i] = x + (1-x)*q
+		lo[i] = x + float64((1-x)*q)
 	}
 	if r >= n {
 		return
@@ -1084,7 +1089,7 @@ func step(row []float64, r int, q float64, first bool) {
 		prev := row[0]
 		hi := row[1:]
 		for i, x := range hi {
-			x += (prev - x) * q
+			x += float64((prev - x) * q)
 			hi[i] = x
 			prev = x
 		}
@@ -1093,7 +1098,7 @@ func step(row []float64, r int, q float64, first bool) {
 	src, dst := row[:n-r], row[r:]
 	for i := range dst {
 		x := dst[i]
-		dst[i] = x + (src[i]-x)*q
+		dst[i] = x + float64((src[i]-x)*q)
 	}
 }
 

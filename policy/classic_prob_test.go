@@ -16,9 +16,9 @@ func stepRef(row []float64, r int, q float64, first bool) {
 	}
 	for cc := 1; cc < len(row); cc++ {
 		if cc < r {
-			row[cc] += (1 - row[cc]) * q
+			row[cc] += float64((1 - row[cc]) * q)
 		} else {
-			row[cc] += (row[cc-r] - row[cc]) * q
+			row[cc] += float64((row[cc-r] - row[cc]) * q)
 		}
 	}
 }
