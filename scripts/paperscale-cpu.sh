@@ -9,10 +9,13 @@
 # /usr/bin/time -v with its log in OUT/logs/NAME.log, so each experiment's CPU time
 # (user + sys) is measured whole; then scripts/measured-runs.py turns the logs and the
 # stores they wrote (OUT/NAME/store.db) into a Markdown table: runs, CPU, wall time, the
-# share of a core the run got, peak RSS. An experiment whose log exists is not run again
-# (remove the log to re-measure it; an experiment without a log starts afresh, its
-# partial store removed, so every logged CPU time is a whole run). Run it with `nice -n 5` on a shared machine; CPU time,
-# not wall time, is the number to compare.
+# share of a core the run got, peak RSS. A name that prefixes other experiments' names
+# with a dash (policy-catalogue, easy-unstable-fig89) makes reproduce run them too, so
+# such names run after the others: their family members' stores are then finished and
+# only re-read for the report. An experiment whose log exists is not run again (remove
+# the log to re-measure it; an experiment without a log starts afresh, its partial store
+# removed, so every logged CPU time is a whole run). Run it with `nice -n 5` on a shared
+# machine; CPU time, not wall time, is the number to compare.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 if [ "${1:-}" = "--table" ]; then
@@ -31,6 +34,16 @@ names=("$@")
 if [ ${#names[@]} -eq 0 ]; then
 	mapfile -t names < <("$bin" experiments list | awk '{ print $1 }')
 fi
+# Family names last (see above).
+first=() last=()
+for n in "${names[@]}"; do
+	family=
+	for m in "${names[@]}"; do
+		[[ $m == "$n"-* ]] && family=1
+	done
+	if [ -n "$family" ]; then last+=("$n"); else first+=("$n"); fi
+done
+names=("${first[@]}" "${last[@]}")
 for n in "${names[@]}"; do
 	log="$out/logs/$n.log"
 	[ -s "$log" ] && continue
