@@ -151,6 +151,7 @@ func BenchmarkFig89(b *testing.B) {
 		// over every idle node was 93 % of these runs), and 1,000 nodes
 		// to compare with.
 		{"Atlas-1000-u-easy", "easy-unstable-fig89", "LLNL-Atlas", "1000", "u", "easy"},
+		{"Atlas-1000-expected-easy", "easy-unstable-fig89", "LLNL-Atlas", "1000", "expected", "easy"},
 		{"Atlas-27000-random-easy", "easy-unstable-fig89", "LLNL-Atlas", "27000", "random", "easy"},
 		{"Atlas-27000-u-easy", "easy-unstable-fig89", "LLNL-Atlas", "27000", "u", "easy"},
 		{"Atlas-27000-u-single", "easy-unstable-fig89", "LLNL-Atlas", "27000", "u", "easy-single"},
