@@ -630,7 +630,7 @@ func (ps *probState) chanceBounded(c *Classic, now float64, P int, head, j *engi
 	// falls with t, and each step's mix never falls with Q or with the
 	// values it mixes), so a computed bin's M[n][head] bounds every
 	// lower bin's bottleneck, with the margin of upper.
-	margin := 2e-15 * float64(len(c.run)+2) * float64(ps.k+2)
+	margin := probMargin(len(c.run), ps.k)
 	known := func(i int) {
 		row := ps.row(c, now, i)
 		lo[i] = ps.bottleneckOf(row, P, head, j)
@@ -897,8 +897,7 @@ func (ps *probState) upper(c *Classic, now float64, head *engine.Job, i int) flo
 		}
 		prod *= 1 - q
 	}
-	n := float64(len(c.run) + 2)
-	*u = probUB{ver: ps.ver + 1, k: ps.k, v: min(1, 1-prod+2e-15*n*float64(ps.k+2))}
+	*u = probUB{ver: ps.ver + 1, k: ps.k, v: min(1, 1-prod+probMargin(len(c.run), ps.k))}
 	return u.v
 }
 
