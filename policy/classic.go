@@ -48,6 +48,9 @@ type Classic struct {
 	run  []*engine.Job // running jobs in start order (probabilistic only)
 	exp  expHeap
 	pend []*engine.Job // started by a decision, waiting for processors released at this instant
+	// starts counts the jobs launch took out of the queue; clean is its
+	// value when wait was last filtered in this pass (live, compact).
+	starts, clean int
 
 	hist  history
 	prob  *probState
@@ -338,6 +341,7 @@ func (c *Classic) launch(v *engine.View, p *engine.Plan, j *engine.Job, pred flo
 		c.kt.remove(j, now)
 	}
 	d.queued, d.running = false, true
+	c.starts++
 	if c.prob != nil {
 		c.run = append(c.run, j)
 	}
@@ -418,6 +422,7 @@ func (c *Classic) Schedule(v *engine.View, p *engine.Plan) {
 	}
 	c.trig, c.early = false, false
 	c.compact()
+	c.clean = c.starts
 	if len(c.wait) == 0 {
 		return
 	}
@@ -431,7 +436,9 @@ func (c *Classic) Schedule(v *engine.View, p *engine.Plan) {
 			c.backfill(v, p)
 		}
 	}
-	c.compact()
+	if c.clean != c.starts {
+		c.compact() // else the list is as the first compact left it
+	}
 }
 
 // compact drops started jobs from the waiting list.
@@ -447,8 +454,13 @@ func (c *Classic) compact() {
 	c.wait = c.wait[:k]
 }
 
-// live is the waiting list without the jobs started in this pass.
+// live is the waiting list without the jobs started in this pass (as it
+// is if none started since it was last filtered: clean).
 func (c *Classic) live() []*engine.Job {
+	if c.clean == c.starts {
+		return c.wait
+	}
+	c.clean = c.starts
 	k := 0
 	for _, j := range c.wait {
 		if c.d(j).queued {

@@ -2,6 +2,7 @@ package policy
 
 import (
 	"math"
+	"slices"
 
 	"github.com/gridsched/gridsched/engine"
 )
@@ -34,6 +35,7 @@ type probState struct {
 	cut   int       // first running job whose steps changed since the last pass
 	k     int
 	cp    int // steps between two stored copies of a row
+	hwm   int // the most running jobs seen (fitCopies)
 	avail int
 
 	// A refused candidate is refused again while nothing its chance
@@ -43,17 +45,36 @@ type probState struct {
 	gone   bool       // a running job ended since the last pass
 	refuse []probMemo // per job index
 
-	ub         []probUB  // per bin: upper bound of the bottleneck (upper)
-	qc         []probQ   // per running job (start order): its Q per bin
-	qin        []int     // qFill's scratch
-	qpre       []float64 // qFill's scratch
-	pt, lo, hi []float64 // chance's scratch, per bin
-	crs        []bool    // chance's scratch: bins bounded by coarseBounds
-	coarse     []probCoarseRows
-	wbuf       stepBuf // stepG's, for the bins' rows
-	cbuf       stepBuf // for the coarse rows
-	cr         []int   // coarseBounds' scratch
-	cqf        []float64
+	// The lower bounds of the bottlenecks this pass's candidates left,
+	// per width (sorted), while lbKey holds (see probLB).
+	lbKey probLBKey
+	lbs   []probLB
+
+	ub     []probUB  // per bin: upper bound of the bottleneck (upper)
+	qc     []probQ   // per running job (start order): its Q per bin
+	qwas   []float64 // validate's scratch
+	uprod  []float64 // upper's scratch
+	umean  []float64
+	uvar   []float64
+	ubad   []bool
+	usure  []bool
+	bcut   []int     // validate's scratch: each bin's cut
+	qin    []int     // qFill's scratch
+	qpre   []float64 // qFill's scratch
+	lo, hi []float64 // chance's scratch, per bin
+	crs    []bool    // chance's scratch: bins bounded by coarseBounds
+	coarse []probCoarseRows
+	wbuf   stepBuf   // stepG's, for the bins' rows
+	cbuf   stepBuf   // for the coarse rows
+	cr     []int     // coarseBounds' scratch
+	cidx   []int     // advance's scratch
+	cw     []int     // advance's scratch
+	pw     []int     // applyFrom's scratch
+	pf     []float64 // plan's scratch
+	pg, pp []int
+
+	qTest func(w *engine.Job, e *probQ, upto int) // tests: Q from elsewhere than the histograms
+	cqf   []float64
 }
 
 type probMemo struct {
@@ -61,12 +82,17 @@ type probMemo struct {
 	head *engine.Job
 	dv   int
 	P    int
+	job  *engine.Job // the job at this index, whose histogram is d
+	d    *pdist
+	est  float64 // the request nb was computed for
+	nb   int     // nbins(est), −1 if not yet
 }
 
 // probCPFloats bounds the stored copies of one row (values): the steps
-// between two copies (cp) are the fewest that keep (P/cp + 1) copies of
-// k+1 values under it.
-const probCPFloats = 1 << 16
+// between two copies (cp) keep (R/cp + 1) copies of k+1 values about
+// under it for the most running jobs seen, R (fitCopies). A variable for
+// the tests, whose platforms are small.
+var probCPFloats = 1 << 16
 
 type probBin struct {
 	row   []float64   // after n steps (unless stale)
@@ -91,9 +117,12 @@ type probSig struct {
 // keys 1, 2, 4, ... up to the largest are always all present.
 type pdist struct {
 	bins []float64
-	n    float64 // sum of the counts
-	hist []int   // bin index of the last window runs, oldest first
-	ver  int     // changes
+	n    float64     // sum of the counts
+	hist []int       // bin index of the last window runs, oldest first
+	ver  int         // changes
+	log  [16]probChg // the last changes (note)
+
+	probs []probPT // binProbs's, per number of bins
 }
 
 func newProbState(s Spec) *probState {
@@ -138,27 +167,97 @@ func (p *probState) key(j *engine.Job) int {
 }
 
 func (p *probState) dist(j *engine.Job) *pdist {
+	if int(j.Index) < len(p.refuse) && p.refuse[j.Index].job == j {
+		return p.refuse[j.Index].d // kept with the job's memo
+	}
 	d := p.users[p.key(j)]
 	if d == nil {
 		d = &pdist{bins: []float64{1}, n: 1}
 		p.users[p.key(j)] = d
 	}
+	if int(j.Index) >= len(p.refuse) {
+		p.refuse = growTo(p.refuse, int(j.Index)+1, probMemo{})
+	}
+	p.refuse[j.Index] = probMemo{job: j, d: d, nb: -1}
 	return d
+}
+
+// nbins is the number of bins a job of request est may end in: those of
+// t = 2^i < 2·est.
+func nbins(est float64) int {
+	nb := 0
+	for pow2(nb) < 2*est {
+		nb++
+	}
+	return nb
 }
 
 // touch creates the bins from the largest present up to key r (a power
 // of two), each with a pseudo-count of 1, and reports whether it did.
 func (d *pdist) touch(r float64) bool {
 	grew := false
+	var m uint64
 	for i := log2i(r); len(d.bins) <= i; {
+		m |= bit(len(d.bins))
 		d.bins = append(d.bins, 1)
 		d.n++
 		grew = true
 	}
 	if grew {
-		d.ver++
+		d.note(m)
 	}
 	return grew
+}
+
+// note counts a change of the histogram (ver) and logs the bins it
+// changed (m).
+func (d *pdist) note(m uint64) {
+	d.ver++
+	d.log[d.ver%len(d.log)] = probChg{ver: d.ver, bins: m}
+}
+
+// bit is bin i's bit in a probChg (none from 64 on).
+func bit(i int) uint64 {
+	if i >= 64 {
+		return 0
+	}
+	return 1 << i
+}
+
+// probChg is a change of a histogram: its version after, and the bins
+// (below 64) whose counts it changed.
+type probChg struct {
+	ver  int
+	bins uint64
+}
+
+// same reports whether, from version v0 to v1, no count changed in a
+// bin of key in (rd, ru], all Q depends on for a running job of elapsed
+// bin rd and remaining request ru (rounded up) but t: the counts below
+// (first) and above (last) cancel in its denominator, n − first − last,
+// all sums of whole counts, so exact. False where the log does not reach
+// back to v0 (or the range passes bin 63).
+func (d *pdist) same(v0, v1 int, rd, ru float64) bool {
+	if v1 < v0 || v1-v0 > len(d.log) || !(ru >= 1 && ru < pow2(63)) {
+		return false
+	}
+	var m uint64
+	for v := v0 + 1; v <= v1; v++ {
+		e := d.log[v%len(d.log)]
+		if e.ver != v {
+			return false
+		}
+		m |= e.bins
+	}
+	lo := 0 // the first bin of key above rd (rd is 0 or a power of two)
+	if rd >= 1 {
+		lo = log2i(rd) + 1
+	}
+	hi := log2i(ru)
+	if lo > hi {
+		return true
+	}
+	return m&(bit(hi+1)-1)&^(bit(lo)-1) == 0
 }
 
 func (p *probState) submitted(c *Classic, j *engine.Job) {
@@ -177,13 +276,15 @@ func (p *probState) ended(j *engine.Job, run float64) {
 	i := log2i(k)
 	d.bins[i]++
 	d.n++
-	d.ver++
+	m := bit(i)
 	d.hist = append(d.hist, i)
 	if len(d.hist) > p.window {
 		d.bins[d.hist[0]]--
 		d.n--
+		m |= bit(d.hist[0])
 		d.hist = d.hist[1:]
 	}
+	d.note(m)
 }
 
 // probabilistic is the backfill step: no reservation for the head;
@@ -203,49 +304,91 @@ func (c *Classic) probabilistic(v *engine.View, p *engine.Plan, head *engine.Job
 	} else if 8*k < ps.k {
 		ps.setK(2 * k)
 	}
+	ps.fitCopies(len(c.run))
+	free := c.free(now) // changed only by a start
 	for _, j := range tail {
-		if c.free(now) < j.Procs {
+		if free < j.Procs {
 			continue
 		}
-		if ps.fits(c, now, P, head, j) && c.launch(v, p, j, c.d(j).pred) {
-			ps.appended(c, now, j)
+		if ps.fits(c, now, P, head, j) {
+			if c.launch(v, p, j, c.d(j).pred) {
+				ps.appended(c, now, j)
+			}
+			free = c.free(now)
 		}
 	}
 }
 
-// validate finds the first running job whose steps changed since the
-// last pass and cuts every row back to it.
+// validate finds, for each bin, the first running job whose step in it
+// changed since the last pass and cuts the bin's rows back to it. A job
+// removed or P changed cuts every bin there. A job whose signature
+// changed (its elapsed-time bin or its histogram) has its Q recomputed
+// for the bins it was read in: only the bins where a value differs are
+// cut (a histogram change outside the job's (elapsed, remaining] range
+// changes no Q). A bin it was not read in has no row or bound that holds
+// its step (every step and bound reads Q through qAt, which keeps it).
+// ver counts the changes of any row.
 func (ps *probState) validate(c *Classic, now float64, P int) {
-	cut := ps.cut
+	R := len(c.run)
+	cut := ps.cut // the first running job removed since the last pass
 	if P != ps.avail {
 		ps.avail, cut = P, 0
 	}
-	for n := 0; n < min(cut, len(c.run)); n++ {
-		if ps.sig[n] != ps.sigOf(c, now, c.run[n]) {
-			cut = n
+	cut = min(cut, R)
+	nb := max(len(ps.bins), len(ps.coarse))
+	bc := growTo(ps.bcut[:0], nb, cut)
+	changed := cut < R || ps.gone
+	for n := range cut {
+		s := ps.sigOf(c, now, c.run[n])
+		if ps.sig[n] == s {
+			continue
+		}
+		old := ps.sig[n]
+		ps.sig[n] = s
+		if n >= len(ps.qc) || ps.qc[n].job != c.run[n] || ps.qc[n].sig != old {
+			// Its Q was never read with this signature: nothing holds it.
+			continue
+		}
+		e := &ps.qc[n]
+		if old.rd == s.rd && ps.dist(c.run[n]).same(old.ver, s.ver, s.rd, e.ru) {
+			e.sig = s // the same Q, bit for bit
+			continue
+		}
+		was := append(ps.qwas[:0], e.q...)
+		ps.qwas = was
+		e.sig, e.q = s, e.q[:0]
+		if len(was) > 0 {
+			ps.qFill(c, now, c.run[n], e, len(was)-1)
+		}
+		for i, q := range was {
+			if math.Float64bits(e.q[i]) != math.Float64bits(q) {
+				changed = true
+				if i < nb {
+					bc[i] = min(bc[i], n)
+				}
+			}
 		}
 	}
-	for n := cut; n < len(c.run); n++ {
+	for n := cut; n < R; n++ {
 		if n < len(ps.sig) {
 			ps.sig[n] = ps.sigOf(c, now, c.run[n])
 		} else {
 			ps.sig = append(ps.sig, ps.sigOf(c, now, c.run[n]))
 		}
 	}
-	ps.sig = ps.sig[:len(c.run)]
-	if cut < len(c.run) || ps.gone {
+	ps.sig = ps.sig[:R]
+	ps.bcut = bc
+	if changed {
 		ps.ver++
 		ps.gone = false
 	}
 	for i := range ps.bins {
-		ps.bins[i].cut(cut)
+		ps.bins[i].cut(bc[i])
 	}
 	for i := range ps.coarse {
-		if cut < ps.coarse[i].n {
-			ps.coarse[i].n = 0 // no copies to go back to
-		}
+		ps.coarse[i].n = min(ps.coarse[i].n, bc[i])
 	}
-	ps.cut = len(c.run)
+	ps.cut = R
 }
 
 func (ps *probState) sigOf(c *Classic, now float64, w *engine.Job) probSig {
@@ -278,7 +421,7 @@ type probQ struct {
 // kept while the job's signature (its elapsed-time bin and its
 // histogram's version, all Q depends on but t) stays ps.sig[n], which
 // the pass has brought up to date.
-func (ps *probState) qAt(c *Classic, now float64, n int, t float64) float64 {
+func (ps *probState) qAt(c *Classic, now float64, n, i int) float64 {
 	w := c.run[n]
 	for len(ps.qc) <= n {
 		ps.qc = append(ps.qc, probQ{})
@@ -287,7 +430,6 @@ func (ps *probState) qAt(c *Classic, now float64, n int, t float64) float64 {
 	if e.job != w || e.sig != ps.sig[n] {
 		e.job, e.sig, e.q = w, ps.sig[n], e.q[:0]
 	}
-	i := log2i(t)
 	if i >= len(e.q) {
 		if len(e.q) > 0 && pow2(len(e.q)-1) >= e.ru {
 			for len(e.q) <= i {
@@ -307,6 +449,10 @@ func (ps *probState) qAt(c *Classic, now float64, n int, t float64) float64 {
 // in increasing key order, whole up to t + rd (a prefix: prefix sums
 // taken in that order are q's partial sums), then the next key's share.
 func (ps *probState) qFill(c *Classic, now float64, w *engine.Job, e *probQ, upto int) {
+	if ps.qTest != nil {
+		ps.qTest(w, e, upto)
+		return
+	}
 	rd := down(now - c.d(w).pstart)
 	ru := up(c.d(w).est - rd)
 	e.ru = ru
@@ -353,9 +499,26 @@ func (ps *probState) qFill(c *Classic, now float64, w *engine.Job, e *probQ, upt
 // setK makes every row reach k processors (recomputed when next read).
 func (ps *probState) setK(k int) {
 	ps.k = k
-	ps.cp = max(1, (ps.avail+1)*(k+1)/probCPFloats)
+	ps.cp = max(1, (ps.hwm+1)*(k+1)/probCPFloats)
 	for i := range ps.bins {
 		ps.bins[i].cut(0)
+	}
+}
+
+// fitCopies keeps the steps between two stored copies (cp) such that a
+// row's copies stay about under probCPFloats values for the most running
+// jobs seen (hwm): cp only grows, and a new cp cuts every row back to 0
+// (its copies were at multiples of the old one).
+func (ps *probState) fitCopies(R int) {
+	if R <= ps.hwm {
+		return
+	}
+	ps.hwm = R
+	if need := max(1, (R+1)*(ps.k+1)/probCPFloats); need > ps.cp {
+		ps.cp = max(need, 2*ps.cp)
+		for i := range ps.bins {
+			ps.bins[i].cut(0)
+		}
 	}
 }
 
@@ -370,24 +533,33 @@ func (ps *probState) appended(c *Classic, now float64, j *engine.Job) {
 }
 
 // apply adds running job n's step to the row (which has n steps).
-func (b *probBin) apply(c *Classic, ps *probState, now float64, n int, t float64) {
+func (b *probBin) apply(c *Classic, ps *probState, now float64, n, i int) {
 	w := c.run[n]
-	step(b.row, w.Procs, ps.qAt(c, now, n, t), n == 0)
+	step(b.row, w.Procs, ps.qAt(c, now, n, i), n == 0)
 	b.n = n + 1
 	b.store(ps, b.row)
 }
 
 // applyFrom adds the steps of the running jobs from position from on to
-// the row (which has from steps), up to probG at a time (stepG) and the
-// last one or two alone, keeping copies as apply does.
-func (b *probBin) applyFrom(c *Classic, ps *probState, now float64, from int, t float64) {
+// the row (which has from steps), in groups (stepG) and one by one as
+// plan says, keeping copies as apply does.
+func (b *probBin) applyFrom(c *Classic, ps *probState, now float64, from, i int) {
 	n := from
 	var r [probG]int
 	var q [probG]float64
-	for len(b.row) > 1 && len(c.run)-n >= probMinG {
-		G := probGroup(len(c.run) - n)
+	ws := ps.pw[:0]
+	for _, w := range c.run[from:] {
+		ws = append(ws, w.Procs)
+	}
+	ps.pw = ws
+	for _, G := range ps.plan(ws, len(b.row)) {
+		if G == 1 {
+			b.apply(c, ps, now, n, i)
+			n++
+			continue
+		}
 		for k := range G {
-			r[k], q[k] = c.run[n+k].Procs, ps.qAt(c, now, n+k, t)
+			r[k], q[k] = c.run[n+k].Procs, ps.qAt(c, now, n+k, i)
 		}
 		if n == 0 {
 			b.row[0] = 1
@@ -400,9 +572,6 @@ func (b *probBin) applyFrom(c *Classic, ps *probState, now float64, from int, t 
 		n += G
 		b.n = n
 		b.store(ps, b.row)
-	}
-	for ; n < len(c.run); n++ {
-		b.apply(c, ps, now, n, t)
 	}
 }
 
@@ -511,29 +680,75 @@ type stepBuf struct {
 	mid [][]float64
 }
 
-// steps applies to row the steps (r[k], q[k]), in groups (stepG) while
-// three or more are left, then one by one.
+// steps applies to row the steps (r[k], q[k]), in groups (stepG) and one
+// by one as plan says.
 func (ps *probState) steps(row []float64, r []int, q []float64, wb *stepBuf) {
-	for len(r) >= probMinG && len(row) > 1 {
-		G := probGroup(len(r))
-		ps.stepG(row, r[:G], q[:G], wb)
+	for _, G := range ps.plan(r, len(row)) {
+		if G == 1 {
+			step(row, r[0], q[0], false)
+		} else {
+			ps.stepG(row, r[:G], q[:G], wb)
+		}
 		r, q = r[G:], q[G:]
 	}
-	for k := range r {
-		step(row, r[k], q[k], false)
-	}
 }
+
+// plan splits steps of processors rs over a row of n columns into groups
+// (stepG, probMinG to probG steps) and single steps (1) at the least cost
+// by stepCost and groupCost: a group's cost hardly depends on its steps,
+// a single step's on its processors (one processor: each column waits
+// for the one before it; many: the columns are independent). The rows
+// are the same whatever the plan (stepG is step, value for value).
+func (ps *probState) plan(rs []int, n int) []int {
+	f := growTo(ps.pf[:0], len(rs)+1, 0.0)
+	from := growTo(ps.pg[:0], len(rs)+1, 0)
+	g := groupCost(n)
+	for i := 1; i <= len(rs); i++ {
+		f[i], from[i] = f[i-1]+stepCost(rs[i-1], n), 1
+		if n > 1 {
+			for G := probMinG; G <= min(probG, i); G++ {
+				if c := f[i-G] + g; c < f[i] {
+					f[i], from[i] = c, G
+				}
+			}
+		}
+	}
+	out := ps.pp[:0]
+	for i := len(rs); i > 0; i -= from[i] {
+		out = append(out, from[i])
+	}
+	slices.Reverse(out)
+	ps.pf, ps.pg, ps.pp = f, from, out
+	return out
+}
+
+// stepCost is about the time of step of r processors over n columns, in
+// nanoseconds on the machine BenchmarkProbSteps ran on; groupCost that of
+// a group.
+func stepCost(r, n int) float64 {
+	per := 0.4
+	switch {
+	case r <= 2:
+		per = 2.4
+	case r <= 3:
+		per = 1.7
+	case r <= 4:
+		per = 1.3
+	case r <= 7:
+		per = 1.0
+	case r <= 15:
+		per = 0.65
+	}
+	lo := float64(min(max(r, 0), n))
+	return 20 + 0.4*lo + per*(float64(n)-lo)
+}
+
+func groupCost(n int) float64 { return 120 + 6.5*float64(n) }
 
 // probG is the number of steps stepG interleaves, probMinG the fewest
-// worth a call: a group of fewer steps costs what probG cost
+// plan groups: a group of fewer steps costs what probG cost
 // (BenchmarkProbRow), and two steps one after the other less.
 const probG, probMinG = 8, 3
-
-// probGroup is how many of the left steps (at least probMinG) the next
-// group takes.
-func probGroup(left int) int {
-	return min(probG, left)
-}
 
 // store keeps row, the row after b.n steps, as a copy if b.n is a
 // multiple of cp. Every copy below len(b.cps) is valid: a copy is stored
@@ -560,11 +775,17 @@ func (b *probBin) store(ps *probState, row []float64) {
 // B at most 1) cannot carry it there (with a margin far above rounding):
 // bins whose rows the answer does not need are never computed.
 func (ps *probState) fits(c *Classic, now float64, P int, head, j *engine.Job) bool {
-	d := ps.dist(j)
 	if int(j.Index) >= len(ps.refuse) {
 		ps.refuse = growTo(ps.refuse, int(j.Index)+1, probMemo{})
 	}
 	m := &ps.refuse[j.Index]
+	if m.job != j {
+		ps.dist(j) // sets the memo
+	}
+	d := m.d
+	if est := c.d(j).est; m.nb < 0 || m.est != est {
+		m.nb, m.est = nbins(est), est
+	}
 	if head.Procs > P {
 		// The head is wider than the processors up (a node is down):
 		// it cannot start before the platform changes, whatever j
@@ -576,10 +797,10 @@ func (ps *probState) fits(c *Classic, now float64, P int, head, j *engine.Job) b
 	if m.ver == ps.ver+1 && m.head == head && m.dv == d.ver && m.P == P && !probNoMemo {
 		return false
 	}
-	if ps.chance(c, now, P, head, j, d) {
+	if ps.chance(c, now, P, head, j, d, m.nb) {
 		return true
 	}
-	*m = probMemo{ver: ps.ver + 1, head: head, dv: d.ver, P: P}
+	m.ver, m.head, m.dv, m.P = ps.ver+1, head, d.ver, P
 	return false
 }
 
@@ -596,12 +817,12 @@ func (ps *probState) fits(c *Classic, now float64, P int, head, j *engine.Job) b
 // row of the bin whose gap can move the sum most is computed. Rows
 // already current cost nothing and are read at once. When every row is
 // computed the bounds are the bottlenecks and decide is the sum.
-func (ps *probState) chance(c *Classic, now float64, P int, head, j *engine.Job, d *pdist) bool {
+func (ps *probState) chance(c *Classic, now float64, P int, head, j *engine.Job, d *pdist, nb int) bool {
 	if probNoBounds {
 		return ps.chanceRef(c, now, P, head, j, d)
 	}
 	if probVerifyChance != nil {
-		got := ps.chanceBounded(c, now, P, head, j, d)
+		got := ps.chanceBounded(c, now, P, head, j, d, nb)
 		// The sum from rows computed afresh: no row is kept, so what
 		// the bounds see next is what they would see unverified.
 		probVerifyChance(got, ps.chanceSum(c, now, P, head, j, d, func(i int) float64 {
@@ -609,28 +830,59 @@ func (ps *probState) chance(c *Classic, now float64, P int, head, j *engine.Job,
 		}))
 		return got
 	}
-	return ps.chanceBounded(c, now, P, head, j, d)
+	return ps.chanceBounded(c, now, P, head, j, d, nb)
 }
 
-// chanceBounded is chance from bounds (see chance).
-func (ps *probState) chanceBounded(c *Classic, now float64, P int, head, j *engine.Job, d *pdist) bool {
-	est := c.d(j).est
-	norm, left := binMass(d, est)
-	pt, lo, hi := ps.pt[:0], ps.lo[:0], ps.hi[:0]
-	for i := 0; pow2(i) < 2*est; i++ {
-		var p float64
-		if i < len(d.bins) {
-			p = d.bins[i] / norm
-		}
-		pt = append(pt, p)
-		lo, hi = append(lo, 0), append(hi, 1)
+// chanceBounded is chance from bounds (see chance). It starts from the
+// bounds earlier candidates of this pass left (probLB) and leaves its own.
+func (ps *probState) chanceBounded(c *Classic, now float64, P int, head, j *engine.Job, d *pdist, nb int) bool {
+	pe := d.binProbs(nb, c.d(j).est)
+	pt, left := pe.pt, pe.left
+	margin := probMargin(len(c.run), ps.k)
+	w := j.Procs
+	if head.Procs+w > P {
+		w = P - head.Procs + 1 // B = M[head] for every such width
 	}
-	ps.pt, ps.lo, ps.hi = pt, lo, hi
+	e, n, x := ps.boundsOf(P, head, w)
+	if pe.refKey == ps.lbKey && pe.refW == w && !probNoMemo {
+		// A candidate of this histogram, bins and width was refused
+		// in this pass: its sum is this one's.
+		return false
+	}
+	if probVerifyBound != nil {
+		ps.verifySeeds(c, now, P, head, j, e, n, x, margin, len(pt))
+	}
+	ok := false
+	if e == nil && n == nil || !ps.refuses(pt, e, n, margin) {
+		lo, hi := growTo(ps.lo[:0], len(pt), 0), growTo(ps.hi[:0], len(pt), 1)
+		ps.lo, ps.hi = lo, hi
+		ps.seed(lo, hi, e, n, x, margin)
+		ok = ps.bounded(c, now, P, head, j, pt, left, lo, hi, margin)
+		if probVerifyBound != nil {
+			// Every bound the decision left (the upper bounds, the
+			// all-ones bins, the rows' maxima carried to lower bins),
+			// which the later candidates start from.
+			for i := range lo {
+				if lo[i] > 0 || hi[i] < 1 {
+					probVerifyBound("left", lo[i], hi[i], ps.bottleneckOf(ps.fresh(c, now, i), P, head, j))
+				}
+			}
+		}
+		ps.keepBounds(w, lo, hi)
+	}
+	if !ok {
+		pe.refKey, pe.refW = ps.lbKey, w
+	}
+	return ok
+}
+
+// bounded decides from the bounds lo and hi (see chance), narrowing
+// them; lo may start above 0 (earlier).
+func (ps *probState) bounded(c *Classic, now float64, P int, head, j *engine.Job, pt []float64, left float64, lo, hi []float64, margin float64) bool {
 	// M[n][head] never falls as t grows (in exact arithmetic: Q never
 	// falls with t, and each step's mix never falls with Q or with the
 	// values it mixes), so a computed bin's M[n][head] bounds every
 	// lower bin's bottleneck, with the margin of upper.
-	margin := probMargin(len(c.run), ps.k)
 	known := func(i int) {
 		row := ps.row(c, now, i)
 		lo[i] = ps.bottleneckOf(row, P, head, j)
@@ -639,13 +891,47 @@ func (ps *probState) chanceBounded(c *Classic, now float64, P int, head, j *engi
 			hi[k] = min(hi[k], row[head.Procs]+margin)
 		}
 	}
+	// coarse takes bin i's bounds from its coarse rows (mh bounds M[head]
+	// in the bin, so in every lower one, as known's row does).
+	coarse := func(i int) bool {
+		l, h, mh, ok := ps.coarseBounds(c, now, P, head, j, i)
+		if !ok {
+			return false
+		}
+		if probVerifyBound != nil {
+			probVerifyBound("coarse", l, h, ps.bottleneckOf(ps.fresh(c, now, i), P, head, j))
+		}
+		lo[i], hi[i] = max(lo[i], l), min(hi[i], h)
+		for k := i - 1; k >= 0 && hi[k] != lo[k]; k-- {
+			hi[k] = min(hi[k], mh)
+		}
+		return true
+	}
+	// A bin whose row is all ones (certain) has the bottleneck of such a
+	// row: 0, or 1 if head + j > P.
+	ones := 0.0
+	if head.Procs+j.Procs > P {
+		ones = 1
+	}
 	crs := ps.crs[:0]
 	for i := range pt {
 		crs = append(crs, false)
 		if ps.current(c, i) {
 			known(i)
-		} else if hi[i] != lo[i] {
-			hi[i] = min(hi[i], ps.upper(c, now, head, i))
+			continue
+		}
+		if hi[i] == lo[i] {
+			continue
+		}
+		u, sure := ps.upper(c, now, head, i, len(pt))
+		if sure {
+			lo[i], hi[i] = ones, ones
+			continue
+		}
+		hi[i] = min(hi[i], u)
+		if !probNoCoarse && ps.coarseCurrent(c, i) {
+			crs[i] = true // the bounds cost nothing: an earlier candidate brought the rows up to date
+			coarse(i)
 		}
 	}
 	ps.crs = crs
@@ -672,15 +958,145 @@ func (ps *probState) chanceBounded(c *Classic, now float64, P int, head, j *engi
 		}
 		if !crs[best] && !probNoCoarse && ps.coarseCheaper(c, best) {
 			crs[best] = true
-			if l, h, ok := ps.coarseBounds(c, now, P, head, j, best); ok {
-				if probVerifyBound != nil {
-					probVerifyBound(l, h, ps.bottleneckOf(ps.fresh(c, now, best), P, head, j))
-				}
-				lo[best], hi[best] = max(lo[best], l), min(hi[best], h)
+			if coarse(best) {
 				continue
 			}
 		}
 		known(best)
+	}
+}
+
+// A candidate's bottleneck in bin i depends on it only through its
+// width w: B = M[head] − M[head + w] (M[head] if head + w > P: every
+// such width is one, P − head + 1), from the rows, which a pass changes
+// only by starting a job. So the bounds one candidate's decision left
+// hold for every candidate of its width until then, whatever its
+// histogram: most candidates are refused by them, without a row. For
+// another width they hold with a slack: in exact arithmetic M is P(S >=
+// c), which never rises with c, so M[head + w'] <= M[head + w] for w' >=
+// w, and each computed value is within probMargin of the exact one
+// (upper); so B(w') >= B(w) − 2·margin, and B(w) <= B(w') + 2·margin.
+// (M >= 0 gives the case head + w' > P.)
+type probLB struct {
+	w      int
+	lo, hi []float64 // bounds of bin i's bottleneck (hi: 1 beyond its length)
+	pm     []float64 // pm[i]: the largest of lo[:i+1]
+}
+
+type probLBKey struct {
+	ver  uint64
+	head *engine.Job
+	P, k int
+}
+
+// boundsOf is the bounds this pass's candidates left for width w (e),
+// for the widest narrower one (n) and for the narrowest wider one (x),
+// each nil if none.
+func (ps *probState) boundsOf(P int, head *engine.Job, w int) (e, n, x *probLB) {
+	if key := (probLBKey{ps.ver, head, P, ps.k}); ps.lbKey != key {
+		ps.lbKey, ps.lbs = key, ps.lbs[:0]
+		return nil, nil, nil
+	}
+	for i := range ps.lbs {
+		switch b := &ps.lbs[i]; {
+		case b.w == w:
+			e = b
+		case b.w < w:
+			n = b
+		case x == nil:
+			x = b
+		}
+	}
+	return e, n, x
+}
+
+// refuses reports whether the lower bounds e and n (less 2·margin) refuse
+// a candidate whose bins have probabilities pt: whether Σ pt[i] × the
+// running maximum of the bounds exceeds the threshold by more than 1e-9.
+// That sum is decide's with the bounds (in any order, each term rounded
+// once: the two differ by far less than 1e-9), and where it exceeds the
+// threshold by that much decide can take neither early exit that accepts
+// (the mass left never falls below what the later terms add, less
+// rounding), so decide refuses with the bounds, and so with the
+// bottlenecks (see chance). The running maxima are kept with the bounds
+// (pm): the maximum of two running maxima is that of the larger bounds.
+func (ps *probState) refuses(pt []float64, e, n *probLB, margin float64) bool {
+	var sum float64
+	for i, p := range pt {
+		b := 0.0
+		if e != nil && len(e.pm) > 0 {
+			b = e.pm[min(i, len(e.pm)-1)]
+		}
+		if n != nil && len(n.pm) > 0 {
+			b = max(b, n.pm[min(i, len(n.pm)-1)]-2*margin)
+		}
+		sum += float64(p * b)
+	}
+	return sum > ps.threshold+1e-9
+}
+
+// seed narrows lo and hi to the bounds e holds, n's lower ones less
+// 2·margin and x's upper ones plus 2·margin.
+func (ps *probState) seed(lo, hi []float64, e, n, x *probLB, margin float64) {
+	if e != nil {
+		for k := range min(len(lo), len(e.lo)) {
+			lo[k], hi[k] = max(lo[k], e.lo[k]), min(hi[k], e.hi[k])
+		}
+	}
+	if n != nil {
+		for k, l := range n.lo[:min(len(lo), len(n.lo))] {
+			lo[k] = max(lo[k], l-2*margin)
+		}
+	}
+	if x != nil {
+		for k, h := range x.hi[:min(len(hi), len(x.hi))] {
+			hi[k] = min(hi[k], h+2*margin)
+		}
+	}
+}
+
+// verifySeeds (tests) hands every bound seed gives for j's bins to
+// probVerifyBound with the bottleneck from the row afresh.
+func (ps *probState) verifySeeds(c *Classic, now float64, P int, head, j *engine.Job, e, n, x *probLB, margin float64, nb int) {
+	lo, hi := make([]float64, nb), make([]float64, nb)
+	for i := range hi {
+		hi[i] = 1
+	}
+	ps.seed(lo, hi, e, n, x, margin)
+	for i := range lo {
+		if lo[i] > 0 || hi[i] < 1 {
+			probVerifyBound("earlier", lo[i], hi[i], ps.bottleneckOf(ps.fresh(c, now, i), P, head, j))
+		}
+	}
+}
+
+// keepBounds keeps lo and hi, bounds of the bottlenecks for width w, for
+// the candidates after (boundsOf has set the key).
+func (ps *probState) keepBounds(w int, lo, hi []float64) {
+	i := 0
+	for i < len(ps.lbs) && ps.lbs[i].w < w {
+		i++
+	}
+	if i == len(ps.lbs) || ps.lbs[i].w != w {
+		var b probLB
+		if n := len(ps.lbs); n < cap(ps.lbs) {
+			b = ps.lbs[:n+1][n] // the buffers an earlier pass left there
+		}
+		ps.lbs = slices.Insert(ps.lbs, i, probLB{w: w, lo: b.lo[:0], hi: b.hi[:0], pm: b.pm[:0]})
+	}
+	e := &ps.lbs[i]
+	for k := range lo {
+		if k < len(e.lo) {
+			e.lo[k], e.hi[k] = max(e.lo[k], lo[k]), min(e.hi[k], hi[k])
+		} else {
+			e.lo, e.hi = append(e.lo, lo[k]), append(e.hi, hi[k])
+		}
+	}
+	e.pm = e.pm[:0]
+	m := 0.0
+	for _, l := range e.lo {
+		m = max(m, l)
+		e.pm = append(e.pm, m)
 	}
 }
 
@@ -699,56 +1115,31 @@ func (ps *probState) chanceBounded(c *Classic, now float64, P int, head, j *engi
 // margins of both rows' rounding (probMargin). The rows are kept from
 // pass to pass and get the steps of jobs started since; when the bins'
 // rows are cut back (validate), they are recomputed from the start.
-func (ps *probState) coarseBounds(c *Classic, now float64, P int, head, j *engine.Job, i int) (lo, hi float64, ok bool) {
+func (ps *probState) coarseBounds(c *Classic, now float64, P int, head, j *engine.Job, i int) (lo, hi, mh float64, ok bool) {
 	u := (ps.k + 1) / probCoarse
 	if u < 2 || head.Procs < 1 || len(c.run) == 0 {
-		return 0, 0, false
+		return 0, 0, 0, false
 	}
 	for len(ps.coarse) <= i {
 		ps.coarse = append(ps.coarse, probCoarseRows{})
 	}
 	cr := &ps.coarse[i]
 	kc := (ps.k + u - 1) / u
-	if cr.k != ps.k || len(cr.lo) != kc+1 {
-		cr.n, cr.k = 0, ps.k
-	}
-	if cr.n == 0 {
-		cr.lo = growTo(cr.lo[:0], kc+1, 0)
-		cr.hi = growTo(cr.hi[:0], kc+1, 0)
-		clear(cr.lo)
-		clear(cr.hi)
-		cr.lo[0], cr.hi[0] = 1, 1
-	}
-	t := pow2(i)
-	rs, qs := ps.cr[:0], ps.cqf[:0]
-	for n := cr.n; n < len(c.run); n++ {
-		if r := c.run[n].Procs; r >= u {
-			rs, qs = append(rs, r/u), append(qs, ps.qAt(c, now, n, t))
-		}
-	}
-	ps.steps(cr.lo, rs, qs, &ps.cbuf)
-	rs, qs = rs[:0], qs[:0]
-	for n := cr.n; n < len(c.run); n++ {
-		if r := c.run[n].Procs; r >= 1 {
-			rs, qs = append(rs, (r+u-1)/u), append(qs, ps.qAt(c, now, n, t))
-		}
-	}
-	ps.steps(cr.hi, rs, qs, &ps.cbuf)
-	ps.cr, ps.cqf = rs, qs
-	cr.n = len(c.run)
+	ps.coarseUpdate(c, now, cr, i, u, kc)
 	m := 2 * (probMargin(len(c.run), ps.k) + probMargin(len(c.run), kc))
 	h := (head.Procs + u - 1) / u
 	C := head.Procs + j.Procs
+	mh = min(cr.hi[h]+m, 1)
 	if C > P {
-		return max(cr.lo[h]-m, 0), min(cr.hi[h]+m, 1), true
+		return max(cr.lo[h]-m, 0), mh, mh, true
 	}
 	cc := (C + u - 1) / u
-	return max(cr.lo[h]-cr.hi[cc]-m, 0), max(min(cr.hi[h]-cr.lo[cc]+m, 1), 0), true
+	return max(cr.lo[h]-cr.hi[cc]-m, 0), max(min(cr.hi[h]-cr.lo[cc]+m, 1), 0), mh, true
 }
 
-// coarseCheaper: bin i's coarse rows cost less than a quarter of its row, in
+// coarseCheaper: bin i's coarse rows cost less than half its row, in
 // steps times columns (a row is brought up to date from its last valid
-// copy; coarse rows from their last step, or from the start if cut).
+// copy; coarse rows from their last valid copy too).
 func (ps *probState) coarseCheaper(c *Classic, i int) bool {
 	if probCoarseAlways {
 		return true
@@ -770,7 +1161,18 @@ func (ps *probState) coarseCheaper(c *Classic, i int) bool {
 		coarse = R - ps.coarse[i].n
 	}
 	u := max(1, (ps.k+1)/probCoarse)
-	return 4*coarse*2*((ps.k+u-1)/u+1) < fine*(ps.k+1)
+	return 2*coarse*2*((ps.k+u-1)/u+1) < fine*(ps.k+1)
+}
+
+// coarseCurrent: bin i's coarse rows hold every running job's step
+// (coarseBounds computes nothing).
+func (ps *probState) coarseCurrent(c *Classic, i int) bool {
+	if i >= len(ps.coarse) {
+		return false
+	}
+	cr := &ps.coarse[i]
+	u := (ps.k + 1) / probCoarse
+	return u >= 2 && cr.k == ps.k && cr.n == len(c.run) && cr.at == cr.n && len(cr.lo) == (ps.k+u-1)/u+1
 }
 
 // probCoarse is about the number of columns of coarseBounds's rows (a
@@ -779,8 +1181,110 @@ var probCoarse = 64
 
 type probCoarseRows struct {
 	n      int // steps still valid (cut as the bins' rows are)
+	at     int // steps the rows hold (n or more)
 	k      int // for rows of k+1 columns
 	lo, hi []float64
+	// Copies of lo and hi after every ccp steps (copy m: m·ccp steps);
+	// the first ncp are valid.
+	locp, hicp []float64
+	ccp, ncp   int
+}
+
+// coarseUpdate brings bin i's coarse rows, units of u processors and
+// kc+1 columns, up to every running job: from their last valid copy at
+// or before their valid steps, if they hold steps beyond those.
+func (ps *probState) coarseUpdate(c *Classic, now float64, cr *probCoarseRows, i, u, kc int) {
+	R, W := len(c.run), kc+1
+	if cr.k != ps.k || len(cr.lo) != W {
+		cr.n, cr.at, cr.k, cr.ncp = 0, -1, ps.k, 0
+	}
+	// The copies of both rows stay about under probCPFloats values for
+	// the most running jobs seen (as fitCopies; the rows computed afresh
+	// when the stride grows).
+	if need := max(1, (ps.hwm+1)*2*W/probCPFloats); need > cr.ccp {
+		cr.ccp, cr.n, cr.at, cr.ncp = max(need, 2*cr.ccp), 0, -1, 0
+	}
+	if cr.at != cr.n {
+		m := min(cr.n/cr.ccp, cr.ncp-1)
+		if m <= 0 {
+			cr.lo, cr.hi = growTo(cr.lo[:0], W, 0), growTo(cr.hi[:0], W, 0)
+			clear(cr.lo)
+			clear(cr.hi)
+			cr.lo[0], cr.hi[0] = 1, 1
+			cr.locp, cr.hicp = growTo(cr.locp[:0], W, 0), growTo(cr.hicp[:0], W, 0)
+			copy(cr.locp, cr.lo)
+			copy(cr.hicp, cr.hi)
+			m = 0
+		} else {
+			copy(cr.lo, cr.locp[m*W:(m+1)*W])
+			copy(cr.hi, cr.hicp[m*W:(m+1)*W])
+		}
+		cr.n, cr.at, cr.ncp = m*cr.ccp, m*cr.ccp, m+1
+	}
+	if cr.n == R {
+		return
+	}
+	ws, qs := ps.cr[:0], ps.cqf[:0]
+	for n := cr.n; n < R; n++ {
+		ws, qs = append(ws, c.run[n].Procs/u), append(qs, ps.qAt(c, now, n, i))
+	}
+	ps.advance(cr.lo, &cr.locp, cr.ccp, cr.n, ws, qs, &ps.cbuf)
+	for k, n := 0, cr.n; n < R; k, n = k+1, n+1 {
+		ws[k] = (c.run[n].Procs + u - 1) / u
+	}
+	ps.advance(cr.hi, &cr.hicp, cr.ccp, cr.n, ws, qs, &ps.cbuf)
+	ps.cr, ps.cqf = ws, qs
+	cr.n, cr.at, cr.ncp = R, R, R/cr.ccp+1
+}
+
+// advance applies to row, the row after the first from running jobs, the
+// steps of the jobs after them: job from+x has processors ws[x] (no step
+// if 0) and Q qs[x]; in groups (stepG) and one by one as plan says. The row after every multiple of
+// ccp jobs is kept in cps (copy m at m·len(row)).
+func (ps *probState) advance(row []float64, cps *[]float64, ccp, from int, ws []int, qs []float64, wb *stepBuf) {
+	W := len(row)
+	p := from // the copies are stored up to p jobs
+	flush := func(upto int, r []float64) {
+		for p < upto {
+			if p++; p%ccp == 0 {
+				m := p / ccp
+				*cps = growTo(*cps, (m+1)*W, 0)
+				copy((*cps)[m*W:(m+1)*W], r)
+			}
+		}
+	}
+	idx := ps.cidx[:0]
+	for x, w := range ws {
+		if w > 0 {
+			idx = append(idx, x)
+		}
+	}
+	ps.cidx = idx
+	var r [probG]int
+	var q [probG]float64
+	rs := ps.cw[:0]
+	for _, x := range idx {
+		rs = append(rs, ws[x])
+	}
+	ps.cw = rs
+	g := 0
+	for _, G := range ps.plan(rs, W) {
+		flush(from+idx[g], row)
+		if G == 1 {
+			step(row, ws[idx[g]], qs[idx[g]], false)
+		} else {
+			for k := range G {
+				r[k], q[k] = ws[idx[g+k]], qs[idx[g+k]]
+			}
+			mid := ps.stepG(row, r[:G], q[:G], wb)
+			for k := range G - 1 {
+				flush(from+idx[g+k+1], mid[k])
+			}
+		}
+		g += G
+		flush(from+idx[g-1]+1, row)
+	}
+	flush(from+len(ws), row)
 }
 
 // probMargin bounds how far a row computed over n running jobs, k+1
@@ -803,6 +1307,40 @@ func binMass(d *pdist, est float64) (norm, left float64) {
 		left += d.bins[i] / norm
 	}
 	return norm, left
+}
+
+// binProbs is, for a job of request est (nb = nbins(est)), P(it ends in
+// bin i) for every bin it may end in (t = 2^i < 2·est), as chanceSum
+// computes them, and binMass's mass; kept per histogram version and
+// number of bins (binMass depends on est only through nb).
+func (d *pdist) binProbs(nb int, est float64) *probPT {
+	if nb >= len(d.probs) {
+		d.probs = growTo(d.probs, nb+1, probPT{})
+	}
+	e := &d.probs[nb]
+	if e.ver != d.ver+1 {
+		norm, left := binMass(d, est)
+		e.pt = e.pt[:0]
+		for i := range nb {
+			var p float64
+			if i < len(d.bins) {
+				p = d.bins[i] / norm
+			}
+			e.pt = append(e.pt, p)
+		}
+		e.ver, e.left, e.refKey = d.ver+1, left, probLBKey{}
+	}
+	return e
+}
+
+type probPT struct {
+	ver  int // the histogram's ver + 1 when computed
+	pt   []float64
+	left float64
+	// A candidate of width refW was refused with these bins while the
+	// pass's bounds had key refKey.
+	refKey probLBKey
+	refW   int
 }
 
 // decide is pyss's sum over the bins, with bottlenecks B: Σ P(j ends in
@@ -865,7 +1403,8 @@ func (ps *probState) current(c *Classic, i int) bool {
 	return b.n == len(c.run) && !b.stale && len(b.row) == ps.k+1
 }
 
-// upper bounds bin i's bottleneck, for any candidate, without its row.
+// upper bounds bin i's bottleneck, for any candidate (of this head),
+// without its row.
 // In exact arithmetic every row value M[n][c] with c >= 1 is at most
 // 1 − Π(1 − Q) over the running jobs (each step is a mix, weights 1 − Q
 // and Q, of the old value and one at most 1), and B(t) <= M[n][head] as
@@ -874,37 +1413,86 @@ func (ps *probState) current(c *Classic, i int) bool {
 // updates (a step mixes two values, so it never enlarges an error), at
 // most N·(k+1) updates for N running jobs; the product's own rounding is
 // below (N+2) ulp(1). The margin added covers both twice over. Computed
-// values never leave [0, 1], so 1 bounds B too. Cached until the rows
-// change (ps.ver).
-func (ps *probState) upper(c *Classic, now float64, head *engine.Job, i int) float64 {
+// values never leave [0, 1], so 1 bounds B too. In exact arithmetic
+// M[n][head] is P(S >= head), S = Σ r·G with G geometric (coarseBounds),
+// whose mean Σ r·Q/(1 − Q) and variance Σ r²·Q/(1 − Q)² bound it too, by
+// Markov's inequality and Cantelli's (P(S − μ >= d) <= σ²/(σ² + d²)),
+// each computed to round up. It also reports whether
+// the bin's row is all ones (certain: a running job of a processor or
+// more ends within t surely). Computed for bins i to nb − 1 at once (one
+// pass over the running jobs) and cached until the rows change (ps.ver).
+func (ps *probState) upper(c *Classic, now float64, head *engine.Job, i, nb int) (v float64, sure bool) {
 	if head.Procs < 1 {
-		return 1
+		return 1, false
 	}
-	for len(ps.ub) <= i {
-		ps.ub = append(ps.ub, probUB{})
+	if len(ps.ub) < nb {
+		ps.ub = growTo(ps.ub, nb, probUB{})
 	}
 	u := &ps.ub[i]
-	if u.ver == ps.ver+1 && u.k == ps.k {
-		return u.v
+	if u.ver == ps.ver+1 && u.k == ps.k && u.h == head.Procs {
+		return u.v, u.sure
 	}
-	t := pow2(i)
-	prod := 1.0
-	for n := range c.run {
-		q := ps.qAt(c, now, n, t)
-		if !(q >= 0 && q <= 1) {
-			prod = 0 // no bound below 1
-			break
+	// Every bin from i to nb − 1 at once: one pass over the running jobs.
+	L := nb - i
+	prod, mean, vari := growTo(ps.uprod[:0], L, 1), growTo(ps.umean[:0], L, 0), growTo(ps.uvar[:0], L, 0)
+	bad, sures := growTo(ps.ubad[:0], L, false), growTo(ps.usure[:0], L, false)
+	// From the bin of the smallest remaining request (rounded up) of a job
+	// of a processor or more on, that job's Q is 1: those bins are sure.
+	top := nb
+	for n, w := range c.run {
+		ps.qAt(c, now, n, nb-1) // fills Q up to bin nb − 1
+		if ru := ps.qc[n].ru; w.Procs >= 1 && ru >= 1 && ru < pow2(62) {
+			top = max(i, min(top, log2i(ru)))
 		}
-		prod *= 1 - q
 	}
-	*u = probUB{ver: ps.ver + 1, k: ps.k, v: min(1, 1-prod+probMargin(len(c.run), ps.k))}
-	return u.v
+	for b := top - i; b < L; b++ {
+		sures[b] = true
+	}
+	for n, w := range c.run {
+		r := float64(w.Procs)
+		for b, q := range ps.qc[n].q[i:top] {
+			sures[b] = sures[b] || (q == 1 && w.Procs >= 1)
+			if !(q >= 0 && q < 1) {
+				bad[b] = true // no bound below 1
+				continue
+			}
+			prod[b] *= 1 - q
+			g := q / (1 - q) // G's mean; its variance is g·(1 + g) = q/(1 − q)²
+			mean[b] += r * g
+			vari[b] += r * r * g * (1 + g)
+		}
+	}
+	m := probMargin(len(c.run), ps.k)
+	h := float64(head.Procs)
+	for b := range L {
+		v := 1.0
+		if !bad[b] && !sures[b] {
+			v = 1 - prod[b]
+			// Markov and Cantelli for P(S >= head): the mean and the
+			// variance taken a little large, so each bound rounds up.
+			// (A comparison, not min: an overflow gives NaN, no bound.)
+			mu, s2 := mean[b]*(1+1e-9), vari[b]*(1+1e-9)
+			if x := mu / h * (1 + 1e-9); x < v {
+				v = x
+			}
+			if d := h - mu; d > 0 {
+				if x := s2 / (s2 + d*d*(1-1e-9)) * (1 + 1e-9); x < v {
+					v = x
+				}
+			}
+		}
+		ps.ub[i+b] = probUB{ver: ps.ver + 1, k: ps.k, h: head.Procs, v: min(1, v+m), sure: sures[b]}
+	}
+	ps.uprod, ps.umean, ps.uvar, ps.ubad, ps.usure = prod, mean, vari, bad, sures
+	return u.v, u.sure
 }
 
 type probUB struct {
-	ver uint64 // ps.ver+1 when computed
-	k   int    // the rows' length then
-	v   float64
+	ver  uint64 // ps.ver+1 when computed
+	k    int    // the rows' length then
+	h    int    // the head's processors then
+	v    float64
+	sure bool // a running job of a processor or more ends within t surely: the row is all ones (certain)
 }
 
 // pow2 is 2^i.
@@ -954,8 +1542,7 @@ func (ps *probState) row(c *Classic, now float64, i int) []float64 {
 		}
 		return b.row
 	}
-	t := pow2(i)
-	if f := ps.certain(c, now, t); f >= 0 {
+	if f := ps.certain(c, now, i); f >= 0 {
 		// A running job ends within t for sure (Q = 1): its step
 		// makes every column 1, exactly (x + (1 − x)·1 rounds to 1 for
 		// x in [0, 1], and so does x + (1 − x)·1 from the column r
@@ -981,7 +1568,7 @@ func (ps *probState) row(c *Classic, now float64, i int) []float64 {
 		// The row holds its b.n valid steps: only the jobs started
 		// since are missing.
 		b.cps = b.cps[:min(len(b.cps), b.n/ps.cp+1)]
-		b.applyFrom(c, ps, now, b.n, t)
+		b.applyFrom(c, ps, now, b.n, i)
 		if probVerify != nil {
 			probVerify(b.row, ps.fresh(c, now, i))
 		}
@@ -1003,7 +1590,8 @@ func (ps *probState) row(c *Classic, now float64, i int) []float64 {
 		b.row = append(b.row[:0], b.cps[m]...)
 	}
 	b.cps = b.cps[:m+1]
-	b.applyFrom(c, ps, now, m*ps.cp, t)
+
+	b.applyFrom(c, ps, now, m*ps.cp, i)
 	b.n, b.stale = len(c.run), false
 	if probVerify != nil {
 		probVerify(b.row, ps.fresh(c, now, i))
@@ -1013,9 +1601,9 @@ func (ps *probState) row(c *Classic, now float64, i int) []float64 {
 
 // certain is the start-order position of the first running job (of one
 // processor or more) whose Q(t) is 1, or −1.
-func (ps *probState) certain(c *Classic, now float64, t float64) int {
+func (ps *probState) certain(c *Classic, now float64, i int) int {
 	for n, w := range c.run {
-		if w.Procs >= 1 && ps.qAt(c, now, n, t) == 1 {
+		if w.Procs >= 1 && ps.qAt(c, now, n, i) == 1 {
 			return n
 		}
 	}
@@ -1026,9 +1614,11 @@ func (ps *probState) certain(c *Classic, now float64, t float64) int {
 // them wherever a row is wanted, cheaper or not.
 var probNoCoarse, probCoarseAlways bool
 
-// probVerifyBound, if set (tests), is given every pair of bounds
-// coarseBounds gives with the bottleneck from the row afresh.
-var probVerifyBound func(lo, hi, fresh float64)
+// probVerifyBound, if set (tests), is given every pair of bounds the
+// decisions take, with the bottleneck from the row afresh: kind "coarse"
+// from coarseBounds, "earlier" from the bounds earlier candidates left,
+// "left" every bin's after a decision from bounds.
+var probVerifyBound func(kind string, lo, hi, fresh float64)
 
 // probNoMemo (tests) turns the memo of refused candidates off.
 var probNoMemo bool

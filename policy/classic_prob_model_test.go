@@ -38,7 +38,14 @@ func newProbModel(bins int) *probModel {
 		panic(err)
 	}
 	c := NewClassic(s, FirstFit{})
-	return &probModel{c: c, ps: c.prob, bins: bins, q: map[*engine.Job][]float64{}}
+	m := &probModel{c: c, ps: c.prob, bins: bins, q: map[*engine.Job][]float64{}}
+	// validate recomputes a job's Q when its signature changes, to
+	// find the bins it changed in: the model's, as inject gives them.
+	m.ps.qTest = func(w *engine.Job, e *probQ, upto int) {
+		e.ru = math.Inf(1)
+		e.q = append(e.q[:0], m.q[w]...)
+	}
+	return m
 }
 
 // drawQ draws one Q below 1: the values at the edges of stepG's and the
@@ -134,9 +141,14 @@ func (m *probModel) ref(i int) []float64 {
 func TestPropertyProbRowsModel(t *testing.T) {
 	defer func(c int) { probCoarse = c }(probCoarse)
 	reads, ones, bounds, decisions := 0, 0, 0, 0
+	strided := 0 // coarse bounds taken from rows with a copy every 2 jobs or more
 	rapid.Check(t, func(t *rapid.T) {
 		m := newProbModel(rapid.IntRange(1, 3).Draw(t, "bins"))
 		m.mono = rapid.Bool().Draw(t, "monotone")
+		// The most running jobs seen, as if a long run had had them:
+		// the coarse rows then keep a copy only every few jobs (ccp >
+		// 1), which the small cases here never reach otherwise.
+		m.ps.hwm = rapid.SampledFrom([]int{0, 0, 20000, 70000}).Draw(t, "hwm")
 		m.sure = rapid.SampledFrom([]int{0, 3, 20}).Draw(t, "sure")
 		defer func(a bool) { probCoarseAlways = a }(probCoarseAlways)
 		probCoarseAlways = rapid.Bool().Draw(t, "always")
@@ -207,9 +219,12 @@ func TestPropertyProbRowsModel(t *testing.T) {
 					}
 					hj := &engine.Job{Job: &model.Job{Procs: head}}
 					jj := &engine.Job{Job: &model.Job{Procs: jp}}
-					l, h, ok := m.ps.coarseBounds(m.c, m.now, m.P, hj, jj, i)
+					l, h, _, ok := m.ps.coarseBounds(m.c, m.now, m.P, hj, jj, i)
 					if ok {
 						bounds++
+						if m.ps.coarse[i].ccp > 1 {
+							strided++
+						}
 						if b := m.ps.bottleneckOf(want, m.P, hj, jj); b < l || b > h {
 							t.Fatalf("bin %d, k %d, head %d, candidate %d: coarse bounds [%v, %v] miss pyss's bottleneck %v", i, m.ps.k, head, jp, l, h, b)
 						}
@@ -231,10 +246,10 @@ func TestPropertyProbRowsModel(t *testing.T) {
 			}
 		}
 	})
-	if ones == 0 || bounds == 0 || decisions == 0 {
-		t.Fatalf("%d rows read, %d all ones, %d coarse bounds, %d decisions: a claim went unchecked", reads, ones, bounds, decisions)
+	if ones == 0 || bounds == 0 || decisions == 0 || strided == 0 {
+		t.Fatalf("%d rows read, %d all ones, %d coarse bounds (%d strided), %d decisions: a claim went unchecked", reads, ones, bounds, strided, decisions)
 	}
-	t.Logf("%d rows read (%d all ones), %d coarse bounds, %d decisions", reads, ones, bounds, decisions)
+	t.Logf("%d rows read (%d all ones), %d coarse bounds (%d with copies every 2 jobs or more), %d decisions", reads, ones, bounds, strided, decisions)
 }
 
 // decide draws a head and a candidate (its histogram, request and the
@@ -266,7 +281,7 @@ func (m *probModel) decide(t *rapid.T) {
 	want := ps.chanceSum(m.c, m.now, m.P, hj, j, d, func(i int) float64 {
 		return ps.bottleneckOf(m.ref(i), m.P, hj, j)
 	})
-	if got := ps.chanceBounded(m.c, m.now, m.P, hj, j, d); got != want {
+	if got := ps.chanceBounded(m.c, m.now, m.P, hj, j, d, nbins(m.c.d(j).est)); got != want {
 		t.Fatalf("head %d, candidate %d, threshold %v: chance from bounds %v, pyss's sum %v", head, jp, ps.threshold, got, want)
 	}
 }
@@ -308,7 +323,7 @@ func TestCoarseBoundsLongRows(t *testing.T) {
 			jp := rapid.IntRange(0, k-head).Draw(t, "cand")
 			hj := &engine.Job{Job: &model.Job{Procs: head}}
 			jj := &engine.Job{Job: &model.Job{Procs: jp}}
-			l, h, ok := ps.coarseBounds(m.c, m.now, m.P, hj, jj, 0)
+			l, h, _, ok := ps.coarseBounds(m.c, m.now, m.P, hj, jj, 0)
 			if !ok {
 				t.Fatalf("k %d: no coarse bounds", k)
 			}
@@ -377,6 +392,73 @@ func TestPropertyStepsEqualStepRef(t *testing.T) {
 		for i := range want {
 			if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
 				t.Fatalf("%d steps (r=%v, q=%v): column %d = %v, pyss's loop %v", R, r, q, i, got[i], want[i])
+			}
+		}
+	})
+}
+
+// TestPropertyCopiesStrideGrows: when more running jobs than ever make the
+// steps between a row's stored copies grow (fitCopies), the rows are cut
+// back (their copies were stored at the old stride), so a row recomputed
+// from a copy after a later change is still pyss's loop's afresh.
+func TestPropertyCopiesStrideGrows(t *testing.T) {
+	defer func(f int) { probCPFloats = f }(probCPFloats)
+	rapid.Check(t, func(t *rapid.T) {
+		probCPFloats = 1 << 16
+		m := newProbModel(1)
+		k := rapid.IntRange(4, 24).Draw(t, "k")
+		m.pass(k, k, 1)
+		for range rapid.IntRange(4, 12).Draw(t, "running") {
+			m.start(t, rapid.IntRange(1, 3).Draw(t, "procs"))
+		}
+		m.pass(k, k, 1)
+		m.ps.row(m.c, m.now, 0) // computed with a copy after every step
+		// A stride of 2 to 4 from now on.
+		R := len(m.c.run)
+		probCPFloats = (R + 1) * (k + 1) / rapid.IntRange(2, 4).Draw(t, "stride")
+		m.ps.fitCopies(R)
+		if m.ps.cp < 2 {
+			t.Fatalf("cp %d: the stride did not grow", m.ps.cp)
+		}
+		w := m.c.run[rapid.IntRange(2, R-1).Draw(t, "changed")]
+		m.ps.dist(w).ver++
+		m.q[w] = m.drawQs(t, false)
+		m.pass(k, k, m.ps.cp)
+		got, want := m.ps.row(m.c, m.now, 0), m.ref(0)
+		for c := range want {
+			if math.Float64bits(got[c]) != math.Float64bits(want[c]) {
+				t.Fatalf("cp %d, %d running: column %d = %v, pyss's loop %v", m.ps.cp, R, c, got[c], want[c])
+			}
+		}
+	})
+}
+
+// TestPropertyUpperPerHead: upper's bounds depend on the head's
+// processors (Markov's and Cantelli's), so a bound kept for one head is
+// never handed to another while the rows stay the same: after a first
+// head's, a second head's bounds are those computed afresh.
+func TestPropertyUpperPerHead(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		m := newProbModel(3)
+		k := rapid.IntRange(4, 40).Draw(t, "k")
+		m.pass(k, k, 1)
+		for range rapid.IntRange(1, 8).Draw(t, "running") {
+			m.start(t, rapid.IntRange(1, k).Draw(t, "procs"))
+		}
+		m.pass(k, k, 1)
+		hA := &engine.Job{Job: &model.Job{Procs: rapid.IntRange(1, k).Draw(t, "headA")}}
+		hB := &engine.Job{Job: &model.Job{Procs: rapid.IntRange(1, k).Draw(t, "headB")}}
+		for i := range 3 {
+			m.ps.upper(m.c, m.now, hA, i, 3)
+		}
+		var got [3]float64
+		for i := range 3 {
+			got[i], _ = m.ps.upper(m.c, m.now, hB, i, 3)
+		}
+		m.ps.ub = nil
+		for i := range 3 {
+			if want, _ := m.ps.upper(m.c, m.now, hB, i, 3); math.Float64bits(got[i]) != math.Float64bits(want) {
+				t.Fatalf("bin %d, head %d after head %d: bound %v, afresh %v", i, hB.Procs, hA.Procs, got[i], want)
 			}
 		}
 	})

@@ -2,8 +2,11 @@ package policy
 
 import (
 	"math"
+	"slices"
 	"testing"
 
+	"github.com/gridsched/gridsched/engine"
+	"github.com/gridsched/gridsched/model"
 	"pgregory.net/rapid"
 )
 
@@ -158,6 +161,113 @@ func TestPropertyRowIsTailProbability(t *testing.T) {
 			if cc := (c + u - 1) / u; row[c] < lo[cc]-m || row[c] > hi[cc]+m {
 				t.Fatalf("r=%v q=%v u=%d: column %d = %v, outside [%v, %v]", r, q, u, c, row[c], lo[cc], hi[cc])
 			}
+		}
+	})
+}
+
+// TestPropertyChangeLogKeepsQ: where the histogram's change log says no
+// count in a running job's (elapsed, remaining] range changed (same),
+// its Q is the same bit for bit in every bin — the claim that lets
+// validate keep the job's rows without recomputing its Q. The log also
+// has to say so often enough to matter, and never across more changes
+// than it keeps.
+func TestPropertyChangeLogKeepsQ(t *testing.T) {
+	kept := 0
+	rapid.Check(t, func(t *rapid.T) {
+		s, err := ParseSpec("easy-probabilistic")
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.Window = rapid.IntRange(1, 40).Draw(t, "window")
+		c := NewClassic(s, FirstFit{})
+		ps := c.prob
+		job := func(i int32, est float64) *engine.Job {
+			mj := model.NewJob(int64(i+1), 0, est, 1)
+			mj.Own()
+			return &engine.Job{Job: &mj, Index: i}
+		}
+		// A history of runs of one user, then a running job of it.
+		for i := range rapid.IntRange(0, 60).Draw(t, "runs") {
+			ps.ended(job(int32(i), 1), math.Ldexp(1, rapid.IntRange(0, 14).Draw(t, "run")))
+		}
+		w := job(1000, 1)
+		d := c.d(w)
+		d.est = math.Ldexp(1, rapid.IntRange(0, 15).Draw(t, "estexp")) * rapid.Float64Range(0.5, 1).Draw(t, "estfrac")
+		d.pstart = 0
+		now := math.Ldexp(rapid.Float64Range(0, 1).Draw(t, "elapsedfrac"), rapid.IntRange(0, 14).Draw(t, "elapsed"))
+		ps.submitted(c, w)
+		dist := ps.dist(w)
+		qs := func() []float64 {
+			var q []float64
+			for i := range 18 {
+				q = append(q, ps.q(c, now, w, pow2(i)))
+			}
+			return q
+		}
+		v0, before := dist.ver, qs()
+		for i := range rapid.IntRange(1, 20).Draw(t, "changes") {
+			ps.ended(job(int32(2000+i), 1), math.Ldexp(1, rapid.IntRange(0, 16).Draw(t, "newrun")))
+		}
+		rd := down(now - d.pstart)
+		ru := up(d.est - rd)
+		same := dist.same(v0, dist.ver, rd, ru)
+		if dist.ver-v0 > len(dist.log) && same {
+			t.Fatalf("the log keeps %d changes, but says nothing changed over %d", len(dist.log), dist.ver-v0)
+		}
+		if !same {
+			return
+		}
+		if ru > 2*math.Max(rd, 1) {
+			kept++ // a range of two keys or more: Q depends on its counts
+		}
+		for i, q := range qs() {
+			if math.Float64bits(q) != math.Float64bits(before[i]) {
+				t.Fatalf("bin %d: Q %v, was %v, and the log says no count in its range changed", i, q, before[i])
+			}
+		}
+	})
+	if kept == 0 {
+		t.Fatal("the log never kept a Q")
+	}
+	t.Logf("%d Q kept", kept)
+}
+
+// TestPlanSplitsBySteps: plan covers every step once, in groups of
+// probMinG to probG steps or alone; it groups runs of one-processor steps
+// (each a chain through the row) and leaves wide ones alone (cheap one by
+// one), as its cost estimates say, and never groups on rows of one
+// column.
+func TestPlanSplitsBySteps(t *testing.T) {
+	ps := &probState{}
+	for _, c := range []struct {
+		rs   []int
+		n    int
+		want []int
+	}{
+		{[]int{1, 1, 1, 1, 1, 1, 1, 1, 1, 1}, 1025, []int{8, 1, 1}}, // two chains alone cost less than a group
+		{[]int{64, 128, 256, 32}, 1025, []int{1, 1, 1, 1}},
+		{[]int{1, 1, 1, 256, 256}, 1025, []int{5}}, // a group costs the same whatever its steps
+		{[]int{1, 1}, 1025, []int{1, 1}},
+		{[]int{1, 1, 1, 1}, 1, []int{1, 1, 1, 1}},
+		{nil, 1025, nil},
+	} {
+		got := ps.plan(c.rs, c.n)
+		if !slices.Equal(got, c.want) {
+			t.Errorf("plan(%v, %d) = %v, want %v", c.rs, c.n, got, c.want)
+		}
+	}
+	rapid.Check(t, func(t *rapid.T) {
+		rs := rapid.SliceOf(rapid.IntRange(0, 300)).Draw(t, "rs")
+		n := rapid.IntRange(1, 2000).Draw(t, "n")
+		sum := 0
+		for _, g := range ps.plan(rs, n) {
+			if g != 1 && (g < probMinG || g > probG || n < 2) {
+				t.Fatalf("plan(%v, %d): a group of %d", rs, n, g)
+			}
+			sum += g
+		}
+		if sum != len(rs) {
+			t.Fatalf("plan(%v, %d) covers %d steps", rs, n, sum)
 		}
 	})
 }

@@ -48,9 +48,10 @@ func SetProbCoarse(cols int, always bool) func() {
 }
 
 // VerifyProbBound hands every pair of bounds probabilistic backfilling
-// takes from its coarse rows, with the bottleneck from the row afresh,
-// to f (nil: stop).
-func VerifyProbBound(f func(lo, hi, fresh float64)) { probVerifyBound = f }
+// takes (kind: "coarse" from its coarse rows, "earlier" from earlier
+// candidates', "left" every bin's after a decision), with the bottleneck
+// from the row afresh, to f (nil: stop).
+func VerifyProbBound(f func(kind string, lo, hi, fresh float64)) { probVerifyBound = f }
 
 // VerifyProbChance hands every decision probabilistic backfilling makes
 // from bounds, with the decision of pyss's sum, to f (nil: stop).
@@ -65,3 +66,11 @@ const FitDC = fitDC
 // PendLen is the number of jobs c's consult=pyss decisions started that
 // wait for processors still held in the engine (tests).
 func PendLen(c *Classic) int { return len(c.pend) }
+
+// SetProbCopyFloats sets the values a row's stored copies stay under (so
+// that the steps between copies grow on the tests' small platforms); it
+// returns a function that restores the default.
+func SetProbCopyFloats(n int) func() {
+	probCPFloats = n
+	return func() { probCPFloats = 1 << 16 }
+}

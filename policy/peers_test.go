@@ -171,21 +171,21 @@ func TestPeersPyssProbabilisticCoarse(t *testing.T) {
 			}
 			t.Run(fmt.Sprintf("%s/cols=%d", c.policy, cols), func(t *testing.T) {
 				defer policy.SetProbCoarse(cols, true)()
-				bounds := 0
-				policy.VerifyProbBound(func(lo, hi, fresh float64) {
-					bounds++
+				bounds := map[string]int{}
+				policy.VerifyProbBound(func(kind string, lo, hi, fresh float64) {
+					bounds[kind]++
 					if fresh < lo || fresh > hi {
-						t.Fatalf("coarse bounds [%v, %v] miss the bottleneck %v", lo, hi, fresh)
+						t.Fatalf("%s bounds [%v, %v] miss the bottleneck %v", kind, lo, hi, fresh)
 					}
 				})
 				defer policy.VerifyProbBound(nil)
 				if m, n, d := peerMatch(t, c.policy+":consult=pyss", c.variant); m != n {
 					t.Errorf("%d of %d starts identical; first differences: %v", m, n, d)
 				}
-				if bounds == 0 {
+				if bounds["coarse"] == 0 {
 					t.Error("no coarse bounds taken")
 				}
-				t.Logf("%d coarse bounds checked", bounds)
+				t.Logf("bounds checked: %v", bounds)
 			})
 		}
 	}
