@@ -722,9 +722,9 @@ func (ps *probState) plan(rs []int, n int) []int {
 	return out
 }
 
-// stepCost is about the time of step of r processors over n columns, in
-// nanoseconds on the machine BenchmarkProbSteps ran on; groupCost that of
-// a group.
+// stepCost is about the time of a step of r processors over n columns,
+// in nanoseconds, and groupCost that of a group, as BenchmarkProbStepCost
+// measured them (BENCHMARKS.md): only their ratios matter.
 func stepCost(r, n int) float64 {
 	per := 0.4
 	switch {
@@ -1116,7 +1116,7 @@ func (ps *probState) keepBounds(w int, lo, hi []float64) {
 // pass to pass and get the steps of jobs started since; when the bins'
 // rows are cut back (validate), they are recomputed from the start.
 func (ps *probState) coarseBounds(c *Classic, now float64, P int, head, j *engine.Job, i int) (lo, hi, mh float64, ok bool) {
-	u := (ps.k + 1) / probCoarse
+	u := ps.unit()
 	if u < 2 || head.Procs < 1 || len(c.run) == 0 {
 		return 0, 0, 0, false
 	}
@@ -1160,7 +1160,7 @@ func (ps *probState) coarseCheaper(c *Classic, i int) bool {
 	if i < len(ps.coarse) && ps.coarse[i].k == ps.k {
 		coarse = R - ps.coarse[i].n
 	}
-	u := max(1, (ps.k+1)/probCoarse)
+	u := max(1, ps.unit())
 	return 2*coarse*2*((ps.k+u-1)/u+1) < fine*(ps.k+1)
 }
 
@@ -1171,9 +1171,21 @@ func (ps *probState) coarseCurrent(c *Classic, i int) bool {
 		return false
 	}
 	cr := &ps.coarse[i]
-	u := (ps.k + 1) / probCoarse
-	return u >= 2 && cr.k == ps.k && cr.n == len(c.run) && cr.at == cr.n && len(cr.lo) == (ps.k+u-1)/u+1
+	u := ps.unit()
+	if u < 2 {
+		return false
+	}
+	W := (ps.k+u-1)/u + 1
+	return cr.k == ps.k && len(cr.lo) == W && ps.coarseStride(W) <= cr.ccp && cr.n == len(c.run) && cr.at == cr.n
 }
+
+// unit is the coarse rows' unit of processors: about probCoarse columns.
+func (ps *probState) unit() int { return (ps.k + 1) / probCoarse }
+
+// coarseStride is the fewest jobs between two stored copies of a coarse
+// row pair of W columns each that keep them about under probCPFloats
+// values for the most running jobs seen (as fitCopies).
+func (ps *probState) coarseStride(W int) int { return max(1, (ps.hwm+1)*2*W/probCPFloats) }
 
 // probCoarse is about the number of columns of coarseBounds's rows (a
 // variable for the tests, whose platforms are small).
@@ -1201,7 +1213,7 @@ func (ps *probState) coarseUpdate(c *Classic, now float64, cr *probCoarseRows, i
 	// The copies of both rows stay about under probCPFloats values for
 	// the most running jobs seen (as fitCopies; the rows computed afresh
 	// when the stride grows).
-	if need := max(1, (ps.hwm+1)*2*W/probCPFloats); need > cr.ccp {
+	if need := ps.coarseStride(W); need > cr.ccp {
 		cr.ccp, cr.n, cr.at, cr.ncp = max(need, 2*cr.ccp), 0, -1, 0
 	}
 	if cr.at != cr.n {

@@ -46,3 +46,31 @@ func BenchmarkProbRow(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkProbStepCost: what plan's cost estimates (stepCost, groupCost)
+// stand for: one step of r processors over n columns, and one group of
+// probG steps (stepG), on rows of a coarse row's length (66) and a fine
+// row's on the 1,024-node machine (1,025).
+func BenchmarkProbStepCost(b *testing.B) {
+	for _, n := range []int{66, 1025} {
+		row := make([]float64, n)
+		for _, r := range []int{1, 2, 3, 4, 8, 16, 64} {
+			b.Run(fmt.Sprintf("n=%d/step/r=%d", n, r), func(b *testing.B) {
+				for b.Loop() {
+					step(row, r, 0.3, true)
+				}
+			})
+		}
+		ps := &probState{}
+		rs, qs := make([]int, probG), make([]float64, probG)
+		for k := range rs {
+			rs[k], qs[k] = 1, 0.3
+		}
+		b.Run(fmt.Sprintf("n=%d/group", n), func(b *testing.B) {
+			for b.Loop() {
+				row[0] = 1
+				ps.stepG(row, rs, qs, &ps.wbuf)
+			}
+		})
+	}
+}
