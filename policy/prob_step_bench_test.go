@@ -8,8 +8,8 @@ import (
 
 // BenchmarkProbRow: one bottleneck row of 801 columns (the 1,024-node
 // machine's head and candidate) over R running jobs, step after step
-// (one) and as applyFrom computes it (groups of stepG, the last one or
-// two steps alone), for single-processor jobs (serial: every step a
+// (one) and as applyFrom computes it (groups of stepG and single steps
+// as plan splits them), for single-processor jobs (serial: every step a
 // chain through the row) and a mix of 1 to 128 processors.
 func BenchmarkProbRow(b *testing.B) {
 	for _, p := range []struct {
